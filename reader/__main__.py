@@ -1,0 +1,5 @@
+"""`python -m reader` runs the command line."""
+
+from reader.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,162 @@
+"""Books, pages and chapters in the library file."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from reader.domain.models import Book, Chapter, Chunk, Page
+
+_BOOK_COLUMNS = (
+    "id, title, author, language, format, source_path, page_count, current_page, pagination, "
+    "imported_at, last_read_at, warnings, index_version"
+)
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _book(row: Sequence[Any]) -> Book:
+    return Book(
+        id=row[0],
+        title=row[1],
+        author=row[2],
+        language=row[3],
+        format=row[4],
+        source_path=row[5],
+        page_count=row[6],
+        current_page=row[7],
+        pagination=row[8],
+        imported_at=row[9],
+        last_read_at=row[10],
+        warnings=tuple(json.loads(row[11] or "[]")),
+    )
+
+
+class SqliteBookRepository:
+    """Reads and writes books with their pages and chapters."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    def get(self, book_id: str) -> Book | None:
+        row = self.conn.execute(f"SELECT {_BOOK_COLUMNS} FROM books WHERE id = ?", (book_id,)).fetchone()
+        return _book(row) if row else None
+
+    def list(self) -> list[Book]:
+        """All books, the most recently read first, then by title."""
+        rows = self.conn.execute(
+            f"SELECT {_BOOK_COLUMNS} FROM books "
+            "ORDER BY last_read_at IS NULL, last_read_at DESC, title COLLATE NOCASE"
+        ).fetchall()
+        return [_book(row) for row in rows]
+
+    def index_version(self, book_id: str) -> int | None:
+        row = self.conn.execute("SELECT index_version FROM books WHERE id = ?", (book_id,)).fetchone()
+        return row[0] if row else None
+
+    def pages(self, book_id: str) -> list[Page]:
+        rows = self.conn.execute(
+            "SELECT number, label FROM pages WHERE book_id = ? ORDER BY number", (book_id,)
+        ).fetchall()
+        return [Page(number=row[0], label=row[1]) for row in rows]
+
+    def chapters(self, book_id: str) -> list[Chapter]:
+        rows = self.conn.execute(
+            "SELECT idx, title, start_page, end_page, level FROM chapters WHERE book_id = ? ORDER BY idx",
+            (book_id,),
+        ).fetchall()
+        return [Chapter(index=r[0], title=r[1], start_page=r[2], end_page=r[3], level=r[4]) for r in rows]
+
+    def set_current_page(self, book_id: str, page: int) -> None:
+        self.conn.execute(
+            "UPDATE books SET current_page = ?, last_read_at = ? WHERE id = ?", (page, utc_now(), book_id)
+        )
+
+    def mark_read(self, book_id: str) -> None:
+        """Record that the book was just opened, so it sorts first."""
+        self.conn.execute("UPDATE books SET last_read_at = ? WHERE id = ?", (utc_now(), book_id))
+
+    def remove(self, book_id: str) -> bool:
+        """Delete a book with everything derived from it (pages, chunks, vectors, conversations)."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self._delete(book_id)
+            deleted = self.conn.execute("SELECT changes()").fetchone()[0]
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        return bool(deleted)
+
+    def _delete(self, book_id: str) -> None:
+        """Delete inside the caller's transaction."""
+        for (table,) in self.conn.execute("SELECT table_name FROM embedding_spaces").fetchall():
+            self.conn.execute(f'DELETE FROM "{table}" WHERE book_id = ?', (book_id,))
+        self.conn.execute("DELETE FROM books WHERE id = ?", (book_id,))
+
+    def replace(
+        self,
+        book: Book,
+        file_size: int,
+        index_version: int,
+        pages: Sequence[Page],
+        chapters: Sequence[Chapter],
+        chunks: Sequence[Chunk],
+    ) -> None:
+        """Write a whole book in one transaction, replacing any earlier copy; all or nothing.
+
+        The reading position of an earlier copy is kept (clamped to the new page count).
+        """
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            previous = conn.execute(
+                "SELECT current_page, last_read_at FROM books WHERE id = ?", (book.id,)
+            ).fetchone()
+            current_page, last_read_at = (previous[0], previous[1]) if previous else (1, None)
+            self._delete(book.id)
+            conn.execute(
+                "INSERT INTO books (id, title, author, language, format, source_path, file_size, page_count, "
+                "current_page, pagination, index_version, warnings, imported_at, last_read_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    book.id,
+                    book.title,
+                    book.author,
+                    book.language,
+                    book.format,
+                    book.source_path,
+                    file_size,
+                    book.page_count,
+                    max(1, min(current_page, book.page_count)),
+                    book.pagination,
+                    index_version,
+                    json.dumps(list(book.warnings)),
+                    book.imported_at,
+                    last_read_at,
+                ),
+            )
+            conn.executemany(
+                "INSERT INTO pages (book_id, number, label) VALUES (?, ?, ?)",
+                [(book.id, p.number, p.label) for p in pages],
+            )
+            conn.executemany(
+                "INSERT INTO chapters (book_id, idx, title, start_page, end_page, level) VALUES (?, ?, ?, ?, ?, ?)",
+                [(book.id, c.index, c.title, c.start_page, c.end_page, c.level) for c in chapters],
+            )
+            conn.executemany(
+                "INSERT INTO chunks (id, book_id, chunk_index, start_page, end_page, continues, text) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (c.id, c.book_id, c.index, c.start_page, c.end_page, int(c.continues_paragraph), c.text)
+                    for c in chunks
+                ],
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise

@@ -1,0 +1,47 @@
+"""Page-aligned chunks in the library file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reader.domain.models import Chunk
+
+_COLUMNS = "id, book_id, chunk_index, start_page, end_page, text, continues"
+
+
+def _chunk(row: Any) -> Chunk:
+    return Chunk(
+        id=row[0],
+        book_id=row[1],
+        index=row[2],
+        start_page=row[3],
+        end_page=row[4],
+        text=row[5],
+        continues_paragraph=bool(row[6]),
+    )
+
+
+class SqliteChunkRepository:
+    """Looks chunks up by page range or id."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    def get_by_page_range(self, book_id: str, start_page: int, end_page: int) -> list[Chunk]:
+        """All chunks overlapping [start_page, end_page], in reading order."""
+        rows = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM chunks WHERE book_id = ? AND start_page <= ? AND end_page >= ? "
+            "ORDER BY chunk_index",
+            (book_id, end_page, start_page),
+        ).fetchall()
+        return [_chunk(row) for row in rows]
+
+    def get_many(self, chunk_ids: list[str]) -> dict[str, Chunk]:
+        if not chunk_ids:
+            return {}
+        marks = ",".join("?" * len(chunk_ids))
+        rows = self.conn.execute(f"SELECT {_COLUMNS} FROM chunks WHERE id IN ({marks})", chunk_ids).fetchall()
+        return {row[0]: _chunk(row) for row in rows}
+
+    def count(self, book_id: str) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM chunks WHERE book_id = ?", (book_id,)).fetchone()[0])

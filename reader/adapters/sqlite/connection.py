@@ -1,0 +1,67 @@
+"""Opening the single SQLite file: the sqlean binding, sqlite-vec, pragmas and migrations."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import sqlean
+import sqlite_vec
+
+from reader.adapters.sqlite.migrations import migrate
+
+Connection = sqlean.Connection
+IntegrityError = sqlean.IntegrityError
+OperationalError = sqlean.OperationalError
+DatabaseError = sqlean.DatabaseError
+
+
+def open_connection(path: Path | str, *, check_same_thread: bool = True) -> Any:
+    """Open (creating if needed) the library file, load sqlite-vec and bring the schema up to date."""
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlean.connect(str(path), timeout=10.0, check_same_thread=check_same_thread, isolation_level=None)
+    conn.enable_load_extension(True)
+    sqlite_vec.load(conn)
+    conn.enable_load_extension(False)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA busy_timeout = 10000")
+    migrate(conn)
+    return conn
+
+
+class Database:
+    """The library file: hands out one connection per thread, all on the same path."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._all: list[Any] = []
+        with self._lock:
+            self._main = open_connection(self.path)
+
+    @property
+    def conn(self) -> Any:
+        """The connection for the calling thread."""
+        if threading.current_thread() is threading.main_thread():
+            return self._main
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = open_connection(self.path)
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in [self._main, *self._all]:
+                try:
+                    conn.close()
+                except Exception:  # noqa: BLE001 - closing best effort from any thread
+                    pass
+            self._all.clear()

@@ -1,0 +1,244 @@
+"""Library commands: import, list, info, toc, search-page, set-page, remove, demo."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from reader.app.book_lookup import describe
+from reader.app.page_lookup import page_label, resolve_page
+from reader.cli.output import ProgressLine, error_line, json_line
+from reader.domain.models import Book
+from reader.services import SAMPLE_BOOK, Services
+
+
+def register(commands: Any) -> None:
+    p = commands.add_parser("import", help="import books (PDF, EPUB, TXT, Markdown) or folders of them")
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    p.add_argument("--force", action="store_true", help="rebuild even if the file is unchanged")
+    p.add_argument("--password", help="password of an encrypted PDF")
+    p.add_argument("--json", action="store_true", help="one JSON object per file")
+    p.set_defaults(handler=import_command)
+
+    p = commands.add_parser("list", help="list the books in the library")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=list_command)
+
+    p = commands.add_parser("info", help="show a book's details")
+    p.add_argument("book", metavar="BOOK", help="id prefix or title")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=info_command)
+
+    p = commands.add_parser("toc", help="show a book's table of contents")
+    p.add_argument("book", metavar="BOOK")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=toc_command)
+
+    p = commands.add_parser("search-page", help="print the full text of one page")
+    p.add_argument("book", metavar="BOOK")
+    p.add_argument("page", metavar="PAGE", help='printed label ("iv", "57"), "#N" for an index, or "45%%"')
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=search_page_command)
+
+    p = commands.add_parser("set-page", help="set the reading position (the spoiler horizon)")
+    p.add_argument("book", metavar="BOOK")
+    p.add_argument("page", metavar="PAGE")
+    p.set_defaults(handler=set_page_command)
+
+    p = commands.add_parser("remove", help="remove a book and everything derived from it")
+    p.add_argument("book", metavar="BOOK")
+    p.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
+    p.set_defaults(handler=remove_command)
+
+    p = commands.add_parser("demo", help="import the bundled sample novella and open it")
+    p.add_argument("--print", action="store_true", help="print page 1 instead of opening the app")
+    p.set_defaults(handler=demo_command)
+
+
+def book_dict(book: Book) -> dict[str, Any]:
+    return {
+        "id": book.id,
+        "title": book.title,
+        "author": book.author,
+        "language": book.language,
+        "format": book.format,
+        "pages": book.page_count,
+        "current_page": book.current_page,
+        "pagination": book.pagination,
+        "source_path": book.source_path,
+        "imported_at": book.imported_at,
+        "last_read_at": book.last_read_at,
+        "warnings": list(book.warnings),
+    }
+
+
+def import_command(args: argparse.Namespace, services: Services) -> int:
+    importer = services.importer
+    files = importer.expand(args.paths)
+    if not files:
+        error_line(f"No books found in {', '.join(map(str, args.paths))} (PDF, EPUB, TXT or Markdown).")
+        return 1
+    progress = ProgressLine()
+    failed = 0
+    for number, path in enumerate(files, start=1):
+        prefix = f"[{number}/{len(files)}] " if len(files) > 1 else ""
+
+        def on_page(done: int, total: int, _label: str = prefix + path.name) -> None:
+            progress.update(_label, done, total)
+
+        outcome = importer.import_file(path, force=args.force, password=args.password, progress=on_page)
+        progress.clear()
+        failed += not outcome.ok
+        if args.json:
+            json_line(
+                {
+                    "path": str(path),
+                    "status": outcome.status,
+                    "message": outcome.message,
+                    "book_id": outcome.book.id if outcome.book else None,
+                    "warnings": list(outcome.warnings),
+                }
+            )
+            continue
+        stream = sys.stdout if outcome.ok else sys.stderr
+        tag = "error: " if not outcome.ok else ""
+        print(f"{prefix}{tag}{outcome.message}", file=stream)
+        for warning in outcome.warnings:
+            print(f"{prefix}  warning: {warning}", file=stream)
+    if len(files) > 1 and not args.json:
+        print(f"{len(files) - failed} of {len(files)} files imported or already present; {failed} failed.")
+    return 1 if failed else 0
+
+
+def list_command(args: argparse.Namespace, services: Services) -> int:
+    books = services.books.list()
+    if args.json:
+        for book in books:
+            json_line(book_dict(book))
+        return 0
+    if not books:
+        print("The library is empty. Import a book with `reader import PATH`, or try `reader demo`.")
+        return 0
+    for book in books:
+        progress = round(100 * book.current_page / book.page_count) if book.page_count else 0
+        author = f" — {book.author}" if book.author else ""
+        print(f"{book.short_id}  {book.title}{author}  ({book.page_count} pages, at {progress}%)")
+    return 0
+
+
+def info_command(args: argparse.Namespace, services: Services) -> int:
+    book = services.find_book(args.book)
+    pages = services.books.pages(book.id)
+    data = book_dict(book)
+    data["current_label"] = page_label(pages, book.current_page)
+    data["chapters"] = len(services.books.chapters(book.id))
+    data["chunks"] = services.chunks.count(book.id)
+    if args.json:
+        json_line(data)
+        return 0
+    print_book_details(book, services)
+    return 0
+
+
+def print_book_details(book: Book, services: Services) -> None:
+    pages = services.books.pages(book.id)
+    labels = f"{pages[0].label}-{pages[-1].label}" if pages else "-"
+    print(f"{book.title}")
+    if book.author:
+        print(f"  by {book.author}")
+    print(f"  id        {book.id}")
+    print(f"  format    {book.format} ({book.pagination} pages), language {book.language or 'unknown'}")
+    print(f"  pages     {book.page_count} (labels {labels})")
+    print(f"  chapters  {len(services.books.chapters(book.id))}")
+    print(f"  position  page {page_label(pages, book.current_page)} (#{book.current_page} of {book.page_count})")
+    print(f"  file      {book.source_path}")
+    for warning in book.warnings:
+        print(f"  warning   {warning}")
+
+
+def toc_command(args: argparse.Namespace, services: Services) -> int:
+    book = services.find_book(args.book)
+    pages = services.books.pages(book.id)
+    chapters = services.books.chapters(book.id)
+    for chapter in chapters:
+        start, end = page_label(pages, chapter.start_page), page_label(pages, chapter.end_page)
+        if args.json:
+            json_line(
+                {
+                    "index": chapter.index,
+                    "title": chapter.title,
+                    "level": chapter.level,
+                    "start_page": chapter.start_page,
+                    "end_page": chapter.end_page,
+                    "start_label": start,
+                    "end_label": end,
+                }
+            )
+        else:
+            print(f"{'  ' * chapter.level}{chapter.title} .... {start}")
+    if not chapters and not args.json:
+        print(f"{book.title} has no table of contents.")
+    return 0
+
+
+def search_page_command(args: argparse.Namespace, services: Services) -> int:
+    book = services.find_book(args.book)
+    number = resolve_page(args.page, services.books.pages(book.id))
+    page = services.pages.page_text(book, number)
+    if args.json:
+        json_line(
+            {
+                "book_id": book.id,
+                "page": page.number,
+                "label": page.label,
+                "chapter": page.chapter.title if page.chapter else None,
+                "text": page.text,
+            }
+        )
+    else:
+        print(page.text)
+    return 0
+
+
+def set_page_command(args: argparse.Namespace, services: Services) -> int:
+    book = services.find_book(args.book)
+    pages = services.books.pages(book.id)
+    number = resolve_page(args.page, pages)
+    services.books.set_current_page(book.id, number)
+    print(f"{book.title}: reading position set to page {page_label(pages, number)} (#{number} of {book.page_count}).")
+    return 0
+
+
+def remove_command(args: argparse.Namespace, services: Services) -> int:
+    book = services.find_book(args.book)
+    if not args.yes:
+        if not sys.stdin.isatty():
+            error_line(f"Removing {describe(book)} needs confirmation; add --yes.")
+            return 1
+        answer = input(f"Remove {describe(book)} and its conversations? [y/N] ").strip().lower()
+        if answer not in {"y", "yes"}:
+            print("Kept.")
+            return 1
+    services.books.remove(book.id)
+    print(f"Removed {book.title}. Importing the file again brings it back (conversations are gone).")
+    return 0
+
+
+def import_sample(services: Services) -> Book:
+    """Import the bundled sample novella (a no-op when it is already there)."""
+    outcome = services.importer.import_file(SAMPLE_BOOK)
+    if not outcome.ok or outcome.book is None:
+        from reader.domain.errors import ReaderError
+
+        raise ReaderError(f"Could not import the sample book: {outcome.message}")
+    return outcome.book
+
+
+def demo_command(args: argparse.Namespace, services: Services) -> int:
+    book = import_sample(services)
+    print_book_details(book, services)
+    print()
+    print(services.pages.page_text(book, 1).text)
+    return 0
