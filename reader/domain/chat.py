@@ -1,0 +1,132 @@
+"""Chat value objects: tools, tool results and the events a chat turn emits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from reader.domain.models import SearchResult
+
+
+@dataclass(frozen=True)
+class ToolDefinition:
+    """A tool the model may call: its name, description and JSON-schema parameters."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+    def to_openai(self) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What a tool handler returns: the text for the model plus what the UI shows."""
+
+    formatted_text: str
+    query: str = ""
+    result_count: int = 0
+    results: tuple[SearchResult, ...] = ()
+    is_error: bool = False
+
+
+ToolHandler = Callable[[dict[str, Any]], ToolResult]
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A page cited in an answer, e.g. [p. 57]: the printed label and the page number."""
+
+    label: str
+    page: int
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """A piece of the answer as it streams in."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolInvocationEvent:
+    """The model called a tool (emitted for every call)."""
+
+    tool_call_id: str
+    name: str
+    arguments: dict[str, Any]
+    summary: str
+    """One short line for the UI, e.g. 'search_book "the letter" -> 4 hits'."""
+    result_text: str = ""
+    is_error: bool = False
+
+
+@dataclass(frozen=True)
+class ToolResultEvent:
+    """Search results returned to the model (only emitted when a search found something)."""
+
+    tool_call_id: str
+    query: str
+    result_count: int
+    results: tuple[SearchResult, ...]
+
+
+@dataclass(frozen=True)
+class NoticeEvent:
+    """Something the reader should know that is not an error (a warning, a degraded mode)."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class AnswerEvent:
+    """The final answer of a turn with the pages it cites."""
+
+    text: str
+    citations: tuple[Citation, ...] = ()
+    conversation_id: int | None = None
+    offline: bool = False
+
+
+@dataclass(frozen=True)
+class ErrorEvent:
+    """The turn failed; `message` is one clear line for the conversation."""
+
+    message: str
+    conversation_id: int | None = None
+
+
+ChatEvent = TextDelta | ToolInvocationEvent | ToolResultEvent | NoticeEvent | AnswerEvent | ErrorEvent
+
+
+@dataclass
+class ChatMessage:
+    """A stored message of a conversation (user, assistant or tool)."""
+
+    id: int
+    conversation_id: int
+    role: str
+    content: str
+    tool_calls: list[dict[str, Any]] | None = None
+    tool_call_id: str | None = None
+    name: str | None = None
+    status: str = "complete"
+    created_at: str = ""
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """A conversation about one book."""
+
+    id: int
+    book_id: str
+    title: str
+    created_at: str
+    updated_at: str
+    message_count: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
