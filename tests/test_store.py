@@ -56,8 +56,11 @@ def test_migration_from_previous_schema_keeps_books(tmp_path: Path) -> None:
         "VALUES (?, 'Old', 'txt', '/x', 1, 1, '2026-01-01')",
         ("ab" * 32,),
     )
-    old.execute("INSERT INTO chunks (id, book_id, chunk_index, start_page, end_page, text) "
-                "VALUES ('c0', ?, 0, 1, 1, 'old words')", ("ab" * 32,))
+    old.execute(
+        "INSERT INTO chunks (id, book_id, chunk_index, start_page, end_page, text) "
+        "VALUES ('c0', ?, 0, 1, 1, 'old words')",
+        ("ab" * 32,),
+    )
     old.close()
 
     conn = open_connection(path)

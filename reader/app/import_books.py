@@ -54,7 +54,9 @@ def chapter_ranges(chapters: list[ExtractedChapter], page_count: int) -> list[Ch
                 end = later.start_page - 1
                 break
         result.append(
-            Chapter(index=i, title=chapter.title, start_page=chapter.start_page, end_page=end, level=chapter.level)
+            Chapter(
+                index=i, title=chapter.title, start_page=chapter.start_page, end_page=end, level=chapter.level
+            )
         )
     return result
 
@@ -100,6 +102,7 @@ class ImportBooksUseCase:
     ) -> Iterator[ImportOutcome]:
         """Import each file (folders expanded), yielding one outcome per file."""
         for path in self.expand(paths):
+
             def on_page(done: int, total: int, _path: Path = path) -> None:
                 if progress:
                     progress(_path, done, total)

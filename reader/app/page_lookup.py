@@ -78,7 +78,9 @@ def resolve_page(
             index = best[2]
             return next(c.start_page for c in chapters if c.index == index)
     first, last = (pages[0].label, pages[-1].label) if pages else ("1", "1")
-    raise PageNotFoundError(f"No page '{query}' in this book; its pages run from {first} to {last} ({count} pages).")
+    raise PageNotFoundError(
+        f"No page '{query}' in this book; its pages run from {first} to {last} ({count} pages)."
+    )
 
 
 def _check_index(number: int, pages: Sequence[Page]) -> int:
@@ -91,7 +93,9 @@ def chapter_at(chapters: Sequence[Chapter], number: int) -> Chapter | None:
     """The innermost chapter containing page `number`."""
     found = None
     for chapter in chapters:
-        if chapter.start_page <= number <= chapter.end_page and (found is None or chapter.level >= found.level):
+        if chapter.start_page <= number <= chapter.end_page and (
+            found is None or chapter.level >= found.level
+        ):
             found = chapter
     return found
 
@@ -107,9 +111,13 @@ class PageLookup:
         pages = self.books.pages(book.id)
         chapters = self.books.chapters(book.id)
         if not 1 <= number <= book.page_count:
-            raise PageNotFoundError(f"Page {number} is out of range; this book has pages 1 to {book.page_count}.")
+            raise PageNotFoundError(
+                f"Page {number} is out of range; this book has pages 1 to {book.page_count}."
+            )
         text = join_chunks(self.chunks.get_by_page_range(book.id, number, number))
-        return PageText(number, page_label(pages, number), book.page_count, text, chapter_at(chapters, number))
+        return PageText(
+            number, page_label(pages, number), book.page_count, text, chapter_at(chapters, number)
+        )
 
     def range_text(self, book_id: str, start_page: int, end_page: int) -> str:
         """The text of pages start..end joined with blank lines."""

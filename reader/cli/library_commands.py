@@ -152,7 +152,9 @@ def print_book_details(book: Book, services: Services) -> None:
     print(f"  format    {book.format} ({book.pagination} pages), language {book.language or 'unknown'}")
     print(f"  pages     {book.page_count} (labels {labels})")
     print(f"  chapters  {len(services.books.chapters(book.id))}")
-    print(f"  position  page {page_label(pages, book.current_page)} (#{book.current_page} of {book.page_count})")
+    print(
+        f"  position  page {page_label(pages, book.current_page)} (#{book.current_page} of {book.page_count})"
+    )
     print(f"  file      {book.source_path}")
     for warning in book.warnings:
         print(f"  warning   {warning}")
@@ -207,7 +209,9 @@ def set_page_command(args: argparse.Namespace, services: Services) -> int:
     pages = services.books.pages(book.id)
     number = resolve_page(args.page, pages)
     services.books.set_current_page(book.id, number)
-    print(f"{book.title}: reading position set to page {page_label(pages, number)} (#{number} of {book.page_count}).")
+    print(
+        f"{book.title}: reading position set to page {page_label(pages, number)} (#{number} of {book.page_count})."
+    )
     return 0
 
 

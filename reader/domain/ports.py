@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -31,9 +32,9 @@ class BookRepository(Protocol):
 
     def list(self) -> list[Book]: ...
 
-    def pages(self, book_id: str) -> list[Page]: ...
+    def pages(self, book_id: str) -> builtins.list[Page]: ...
 
-    def chapters(self, book_id: str) -> list[Chapter]: ...
+    def chapters(self, book_id: str) -> builtins.list[Chapter]: ...
 
     def set_current_page(self, book_id: str, page: int) -> None: ...
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -58,13 +59,13 @@ class SqliteBookRepository:
         row = self.conn.execute("SELECT index_version FROM books WHERE id = ?", (book_id,)).fetchone()
         return row[0] if row else None
 
-    def pages(self, book_id: str) -> list[Page]:
+    def pages(self, book_id: str) -> builtins.list[Page]:
         rows = self.conn.execute(
             "SELECT number, label FROM pages WHERE book_id = ? ORDER BY number", (book_id,)
         ).fetchall()
         return [Page(number=row[0], label=row[1]) for row in rows]
 
-    def chapters(self, book_id: str) -> list[Chapter]:
+    def chapters(self, book_id: str) -> builtins.list[Chapter]:
         rows = self.conn.execute(
             "SELECT idx, title, start_page, end_page, level FROM chapters WHERE book_id = ? ORDER BY idx",
             (book_id,),

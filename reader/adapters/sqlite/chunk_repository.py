@@ -44,4 +44,6 @@ class SqliteChunkRepository:
         return {row[0]: _chunk(row) for row in rows}
 
     def count(self, book_id: str) -> int:
-        return int(self.conn.execute("SELECT count(*) FROM chunks WHERE book_id = ?", (book_id,)).fetchone()[0])
+        return int(
+            self.conn.execute("SELECT count(*) FROM chunks WHERE book_id = ?", (book_id,)).fetchone()[0]
+        )

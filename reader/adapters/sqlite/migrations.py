@@ -125,7 +125,9 @@ def _split_statements(sql: str) -> list[str]:
     for line in sql.strip().splitlines():
         current.append(line)
         joined = "\n".join(current).strip()
-        if joined.endswith(";") and (not joined.upper().startswith("CREATE TRIGGER") or joined.endswith("END;")):
+        if joined.endswith(";") and (
+            not joined.upper().startswith("CREATE TRIGGER") or joined.endswith("END;")
+        ):
             statements.append(joined)
             current = []
     if "".join(current).strip():
