@@ -150,3 +150,25 @@ def test_interrupted_import_leaves_nothing(tmp_path: Path, monkeypatch: pytest.M
     for table in ("books", "pages", "chapters", "chunks"):
         assert conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0, table
     assert services.importer.import_file(book).status == "imported"
+
+
+def test_reindex_rebuilds_outdated_books_and_keeps_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reader.services import Services
+
+    book = write_novel(tmp_path)
+    run(capsys, "import", str(book))
+    run(capsys, "set-page", "The Harbour", "3")
+    code, out, _ = run(capsys, "reindex")
+    assert code == 0 and "nothing to do" in out
+
+    services = Services.open()
+    services.db.conn.execute("UPDATE books SET index_version = 0")
+    services.db.conn.execute("DELETE FROM chunks")  # what an old pipeline might have left
+    services.close()
+    code, out, _ = run(capsys, "reindex")
+    assert code == 0 and "Reindexed The Harbour" in out
+    code, out, _ = run(capsys, "info", "The Harbour", "--json")
+    info = json.loads(out)
+    assert info["current_page"] == 3 and info["chunks"] > 0

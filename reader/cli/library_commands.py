@@ -22,6 +22,10 @@ def register(commands: Any) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per file")
     p.set_defaults(handler=import_command)
 
+    p = commands.add_parser("reindex", help="rebuild books indexed by an older reader from their files")
+    p.add_argument("books", nargs="*", metavar="BOOK", help="books to rebuild (default: every outdated book)")
+    p.set_defaults(handler=reindex_command)
+
     p = commands.add_parser("list", help="list the books in the library")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=list_command)
@@ -109,6 +113,30 @@ def import_command(args: argparse.Namespace, services: Services) -> int:
             print(f"{prefix}  warning: {warning}", file=stream)
     if len(files) > 1 and not args.json:
         print(f"{len(files) - failed} of {len(files)} files imported or already present; {failed} failed.")
+    return 1 if failed else 0
+
+
+def reindex_command(args: argparse.Namespace, services: Services) -> int:
+    from reader.adapters.sqlite.migrations import INDEX_VERSION
+
+    books = [services.find_book(q) for q in args.books] if args.books else services.books.stale(INDEX_VERSION)
+    if not books:
+        print("Every book is indexed by this version of reader; nothing to do.")
+        return 0
+    failed = 0
+    for book in books:
+        source = Path(book.source_path)
+        if not source.exists():
+            error_line(f"{book.title}: its file {source} is gone; import it again from where it is now.")
+            failed += 1
+            continue
+        outcome = services.importer.import_file(source, force=True)
+        if outcome.book is not None and outcome.book.id != book.id:
+            error_line(
+                f"{book.title}: {source} has changed since it was imported; imported it as a new book."
+            )
+        print(outcome.message, file=sys.stdout if outcome.ok else sys.stderr)
+        failed += not outcome.ok
     return 1 if failed else 0
 
 

@@ -59,6 +59,13 @@ class SqliteBookRepository:
         row = self.conn.execute("SELECT index_version FROM books WHERE id = ?", (book_id,)).fetchone()
         return row[0] if row else None
 
+    def stale(self, index_version: int) -> builtins.list[Book]:
+        """Books indexed by an older version of the pipeline."""
+        rows = self.conn.execute(
+            f"SELECT {_BOOK_COLUMNS} FROM books WHERE index_version < ? ORDER BY title", (index_version,)
+        ).fetchall()
+        return [_book(row) for row in rows]
+
     def pages(self, book_id: str) -> builtins.list[Page]:
         rows = self.conn.execute(
             "SELECT number, label FROM pages WHERE book_id = ? ORDER BY number", (book_id,)
