@@ -134,3 +134,10 @@ def test_split_page_round_trips_text() -> None:
     assert all(len(p.text) <= 2 * 300 for p in pieces)
     chunks = make_chunks("f" * 64, [text])
     assert join_chunks(chunks) == text
+
+
+def test_split_keeps_closing_quotes() -> None:
+    paragraph = " ".join(f'"Stop number {i}!" she said. (It was late.) Then more.' for i in range(60))
+    chunks = make_chunks("e" * 64, [paragraph])
+    assert len(chunks) > 1
+    assert join_chunks(chunks) == paragraph

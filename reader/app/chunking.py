@@ -11,7 +11,7 @@ from reader.domain.models import Chunk
 TARGET_CHUNK_CHARS = 700
 """About a paragraph or two: small enough to rank well, large enough to carry context."""
 
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|(?<=[.!?…][\"'”’)\]])\s+")
 
 
 @dataclass(frozen=True)

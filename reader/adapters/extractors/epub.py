@@ -1,0 +1,188 @@
+"""EPUB books: checked zip, safe XML, print page-list when present, else stable synthetic pages.
+
+ebooklib is not used for reading: its reader loads every manifest item eagerly (one missing image fails the
+whole book) and decompresses members without limits. The OPF, navigation and content are read here with
+zipfile and a safe lxml parser instead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reader.adapters.extractors.common import plural, shown, title_from_filename
+from reader.adapters.extractors.epub_container import (
+    MAX_RATIO,
+    MAX_UNPACKED_BYTES,
+    EpubArchive,
+    Package,
+    check_drm,
+    read_package,
+)
+from reader.adapters.extractors.epub_nav import Navigation, NavPoint, read_nav, read_ncx
+from reader.adapters.extractors.epub_pages import (
+    BookPages,
+    SpineDocument,
+    Target,
+    print_pages,
+    synthetic_pages,
+)
+from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS
+from reader.adapters.extractors.xhtml import TEXT, parse_xhtml, tokens
+from reader.domain.errors import ExtractionError
+from reader.domain.models import ExtractedBook, ExtractedChapter, ExtractedPage
+from reader.domain.ports import ProgressCallback
+
+CONTENT_TYPES = frozenset(("application/xhtml+xml", "text/html", "application/xml", "text/xml", ""))
+NOT_CONTENT_SUFFIXES = tuple(".css .jpg .jpeg .png .gif .svg .webp .ncx .otf .ttf .woff .woff2".split())
+
+
+def _names(items: list[str], limit: int = 5) -> str:
+    return ", ".join(items[:limit]) + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+class EpubExtractor:
+    """Reads EPUB 2 and 3 books."""
+
+    def __init__(
+        self,
+        target_chars: int = TARGET_PAGE_CHARS,
+        max_unpacked_bytes: int = MAX_UNPACKED_BYTES,
+        max_ratio: float = MAX_RATIO,
+    ) -> None:
+        self.target_chars = target_chars
+        self.max_unpacked_bytes = max_unpacked_bytes
+        self.max_ratio = max_ratio
+
+    def extract(
+        self, path: Path, password: str | None = None, progress: ProgressCallback | None = None
+    ) -> ExtractedBook:
+        """Read metadata, spine text, pages and chapters."""
+        with EpubArchive(path, self.max_unpacked_bytes, self.max_ratio) as archive:
+            check_drm(archive)
+            package = read_package(archive)
+            warnings: list[str] = []
+            docs = read_spine(archive, package, warnings, progress)
+            navigation = read_navigation(archive, package)
+        if not any(kind == TEXT and value.strip() for doc in docs for kind, value in doc.tokens):
+            reason = warnings[0].rstrip(".") if warnings else "image-only or empty?"
+            raise ExtractionError(f"{shown(path)} contains no readable text ({reason}).")
+        book, pagination = self._pages(docs, navigation, warnings)
+        chapters = toc_chapters(book, navigation.toc, warnings) or heading_chapters(book, docs)
+        pages = [ExtractedPage(label, text) for label, text in zip(book.labels, book.texts, strict=True)]
+        return ExtractedBook(
+            title=package.title or title_from_filename(path),
+            author=package.author,
+            language=package.language,
+            format="epub",
+            pages=pages,
+            chapters=chapters,
+            warnings=warnings,
+            pagination=pagination,
+        )
+
+    def _pages(
+        self, docs: list[SpineDocument], navigation: Navigation, warnings: list[str]
+    ) -> tuple[BookPages, str]:
+        if navigation.pages:
+            page_list: dict[Target, str] = {}
+            for point in navigation.pages:
+                page_list.setdefault((point.path, point.fragment), point.title)
+            book = print_pages(docs, page_list)
+            if book.markers_found:
+                missing = len(page_list) - book.markers_found
+                if missing:
+                    warnings.append(
+                        f"{missing} of {len(page_list)} page-list entries point to places missing from the "
+                        "text."
+                    )
+                return book, "print"
+            warnings.append("The page-list points nowhere in the text; using synthetic pages instead.")
+        else:
+            book = print_pages(docs, None)
+            if book.markers_found:
+                return book, "print"
+        return synthetic_pages(docs, self.target_chars), "synthetic"
+
+
+def read_spine(
+    archive: EpubArchive, package: Package, warnings: list[str], progress: ProgressCallback | None
+) -> list[SpineDocument]:
+    """The spine's readable documents as token streams; what cannot be read is named in `warnings`."""
+    docs: list[SpineDocument] = []
+    unreadable: list[str] = []
+    malformed: list[str] = []
+    seen: set[str] = set()
+    total = len(package.spine)
+    for number, idref in enumerate(package.spine, start=1):
+        if progress:
+            progress(number - 1, total)
+        item = package.manifest.get(idref)
+        if item is None:
+            unreadable.append(f"{idref or '(empty idref)'} (not in the manifest)")
+            continue
+        if (
+            item.path in seen
+            or item.media_type not in CONTENT_TYPES
+            or item.path.lower().endswith(NOT_CONTENT_SUFFIXES)
+        ):
+            continue
+        seen.add(item.path)
+        data = archive.read(item.path)
+        if data is None:
+            unreadable.append(f"{item.path} (missing from the archive)")
+            continue
+        parsed = parse_xhtml(data)
+        if parsed.root is None:
+            unreadable.append(f"{item.path} (not readable as XHTML or HTML)")
+            continue
+        if parsed.malformed:
+            malformed.append(item.path)
+        docs.append(SpineDocument(item.path, tokens(parsed.root)))
+    if progress:
+        progress(total, total)
+    if not package.spine:
+        warnings.append("The EPUB has no spine (reading order); no text could be read.")
+    if unreadable:
+        left_out = plural(len(unreadable), "spine document", "spine documents")
+        warnings.append(f"Left out {left_out} that could not be read: {_names(unreadable)}.")
+    if malformed:
+        documents = plural(len(malformed), "malformed XHTML document", "malformed XHTML documents")
+        warnings.append(f"Read {documents} leniently (text may be incomplete): {_names(malformed)}.")
+    return docs
+
+
+def read_navigation(archive: EpubArchive, package: Package) -> Navigation:
+    """The toc and page-list: EPUB3 nav first, the NCX for whatever the nav lacks."""
+    navigation = read_nav(archive, package.nav_path) if package.nav_path else Navigation([], [])
+    if (not navigation.toc or not navigation.pages) and package.ncx_path:
+        ncx = read_ncx(archive, package.ncx_path)
+        navigation.toc = navigation.toc or ncx.toc
+        navigation.pages = navigation.pages or ncx.pages
+    return navigation
+
+
+def toc_chapters(book: BookPages, toc: list[NavPoint], warnings: list[str]) -> list[ExtractedChapter]:
+    """Chapters from toc entries, each on the page where its document or anchor starts."""
+    chapters: list[ExtractedChapter] = []
+    missing = 0
+    for point in toc:
+        page = book.page_of((point.path, point.fragment))
+        if page is None:
+            missing += 1
+            continue
+        chapters.append(ExtractedChapter(point.title, page + 1, point.level))
+    if missing and chapters:
+        entries = plural(missing, "table-of-contents entry", "table-of-contents entries")
+        warnings.append(f"Left out {entries} pointing outside the text.")
+    return chapters
+
+
+def heading_chapters(book: BookPages, docs: list[SpineDocument]) -> list[ExtractedChapter]:
+    """One chapter per spine document that has a heading, when the book has no usable toc."""
+    chapters: list[ExtractedChapter] = []
+    for doc in docs:
+        heading = book.headings.get(doc.path)
+        page = book.page_of((doc.path, None))
+        if heading and page is not None:
+            chapters.append(ExtractedChapter(heading, page + 1, 0))
+    return chapters

@@ -1,0 +1,167 @@
+"""Cutting EPUB spine documents into pages: at print page markers, or synthetic pages per document."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reader.adapters.extractors.pagination import paginate_with_index
+from reader.adapters.extractors.text_cleanup import clean_paragraph
+from reader.adapters.extractors.xhtml import ANCHOR, BREAK, HEADING, PAGEBREAK, TEXT, Token
+
+Target = tuple[str, str | None]
+"""A place in the book: (document path, element id or None for the document's start)."""
+
+
+@dataclass(frozen=True)
+class SpineDocument:
+    """One readable spine document as a token stream."""
+
+    path: str
+    tokens: list[Token]
+
+
+@dataclass
+class BookPages:
+    """Pages (label, text), the 0-based page where each place starts, and each document's first heading."""
+
+    labels: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    places: dict[Target, int] = field(default_factory=dict)
+    headings: dict[str, str] = field(default_factory=dict)
+    markers_found: int = 0
+
+    def page_of(self, target: Target) -> int | None:
+        """The 0-based page of a place (falling back to its document's start), or None if not in the book."""
+        page = self.places.get(target)
+        if page is None and target[1] is not None:
+            page = self.places.get((target[0], None))
+        if page is None or not self.texts:
+            return None
+        return min(page, len(self.texts) - 1)
+
+
+def document_paragraphs(stream: list[Token]) -> tuple[list[str], dict[str, int], str]:
+    """A document's paragraphs, the paragraph index at each anchor id, and its first heading."""
+    paragraphs: list[str] = []
+    anchors: dict[str, int] = {}
+    heading = ""
+    buffer: list[str] = []
+
+    def flush() -> None:
+        if buffer:
+            paragraph = clean_paragraph("".join(buffer))
+            if paragraph:
+                paragraphs.append(paragraph)
+            buffer.clear()
+
+    for kind, value in stream:
+        if kind == TEXT:
+            buffer.append(value)
+        elif kind == BREAK:
+            flush()
+        elif kind == ANCHOR:
+            anchors.setdefault(value, len(paragraphs))
+        elif kind == HEADING and not heading:
+            heading = value
+    flush()
+    return paragraphs, anchors, heading
+
+
+def synthetic_pages(docs: list[SpineDocument], target_chars: int) -> BookPages:
+    """Pages of about `target_chars`, paginated per document so a change in one never moves the others."""
+    book = BookPages()
+    for doc in docs:
+        paragraphs, anchors, heading = document_paragraphs(doc.tokens)
+        pages, starts = paginate_with_index(paragraphs, target_chars)
+        offset = len(book.texts)
+        book.places.setdefault((doc.path, None), offset)
+        for anchor, index in anchors.items():
+            within = starts[index] if index < len(starts) else max(len(pages) - 1, 0)
+            book.places.setdefault((doc.path, anchor), offset + within)
+        if heading and pages:
+            book.headings.setdefault(doc.path, heading)
+        book.texts.extend(pages)
+    book.labels = [str(i) for i in range(1, len(book.texts) + 1)]
+    return book
+
+
+class _PrintPager:
+    """Accumulates text into pages that start at print page markers."""
+
+    def __init__(self) -> None:
+        self.pages: list[list[str]] = [[]]
+        self.labels: list[str] = [""]
+        self.buffer: list[str] = []
+        self.marked = False
+        self.pending: list[Target] = []
+        self.places: dict[Target, int] = {}
+
+    def flush(self) -> None:
+        if self.buffer:
+            paragraph = clean_paragraph("".join(self.buffer))
+            if paragraph:
+                self.pages[-1].append(paragraph)
+            self.buffer.clear()
+
+    def mark(self, label: str) -> None:
+        """A page starts here (text before the first marker belongs to the first page)."""
+        if not self.marked:
+            self.marked = True
+            self.labels[-1] = label
+            return
+        self.flush()
+        self.pages.append([])
+        self.labels.append(label)
+
+    def place(self, target: Target) -> None:
+        """A place whose page is the one its next text lands on."""
+        self.pending.append(target)
+
+    def text(self, value: str) -> None:
+        if self.pending and value.strip():
+            self.settle()
+        self.buffer.append(value)
+
+    def settle(self) -> None:
+        for target in self.pending:
+            self.places.setdefault(target, len(self.pages) - 1)
+        self.pending.clear()
+
+
+def print_pages(docs: list[SpineDocument], page_list: dict[Target, str] | None) -> BookPages:
+    """Pages between consecutive print markers: page-list targets, else epub:type="pagebreak" markers."""
+    pager = _PrintPager()
+    headings: dict[str, str] = {}
+    found: set[Target] = set()
+    pagebreaks = 0
+    for doc in docs:
+        pager.flush()
+        start: Target = (doc.path, None)
+        if page_list is not None and start in page_list:
+            found.add(start)
+            pager.mark(page_list[start])
+        pager.place(start)
+        for kind, value in doc.tokens:
+            if kind == TEXT:
+                pager.text(value)
+            elif kind == BREAK:
+                pager.flush()
+            elif kind == ANCHOR:
+                target = (doc.path, value)
+                if page_list is not None and target in page_list and target not in found:
+                    found.add(target)
+                    pager.mark(page_list[target])
+                pager.place(target)
+            elif kind == PAGEBREAK and page_list is None:
+                pagebreaks += 1
+                pager.mark(value)
+            elif kind == HEADING and doc.path not in headings:
+                headings[doc.path] = value
+    pager.flush()
+    pager.settle()
+    texts = ["\n\n".join(page) for page in pager.pages]
+    labels = [label or str(i) for i, label in enumerate(pager.labels, start=1)]
+    book = BookPages(
+        labels, texts, pager.places, headings, len(found) if page_list is not None else pagebreaks
+    )
+    return book

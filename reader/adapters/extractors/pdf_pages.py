@@ -1,0 +1,174 @@
+"""Page text extraction for PDFs: in this process, or in worker processes that open the file themselves."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from pypdf import PdfReader
+
+from reader.adapters.extractors.text_cleanup import normalize_text
+
+PageTexts = list[str | None]
+"""Clean text per page; None where the page could not be read."""
+
+_PROJECT_ROOT = Path(__file__).resolve().parents[3]
+_WORKER_MODULE = "reader.adapters.extractors.pdf_pages"
+
+log = logging.getLogger(__name__)
+
+
+@contextmanager
+def quiet_pypdf() -> Iterator[None]:
+    """Keep pypdf's log messages about sloppy files off the terminal while we read."""
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def page_text(reader: PdfReader, index: int) -> str | None:
+    """The clean text of one page ('' when it has no text layer, None when it cannot be read)."""
+    try:
+        return normalize_text(reader.pages[index].extract_text() or "")
+    except Exception:  # any failure inside pypdf leaves this one page blank
+        return None
+
+
+def extract_in_process(
+    reader: PdfReader, indexes: list[int], texts: PageTexts, report: Callable[[int], None]
+) -> None:
+    """Fill `texts` for the given page indexes with this process's reader."""
+    for index in indexes:
+        texts[index] = page_text(reader, index)
+        report(1)
+
+
+def split_ranges(count: int, workers: int) -> list[tuple[int, int]]:
+    """`workers` contiguous page ranges covering [0, count)."""
+    size = -(-count // workers)
+    return [(start, min(start + size, count)) for start in range(0, count, size)]
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _start_worker(job: dict[str, Any], stderr: IO[bytes]) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_PROJECT_ROOT), env.get("PYTHONPATH", "")) if p)
+    process = subprocess.Popen(
+        [sys.executable, "-P", "-m", _WORKER_MODULE],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        env=env,
+    )
+    assert process.stdin is not None
+    # The job (with the password) goes through stdin, never the command line.
+    process.stdin.write(json.dumps(job).encode())
+    process.stdin.close()
+    return process
+
+
+def _pump(process: subprocess.Popen[bytes], events: queue.Queue[tuple[int, str | None] | None]) -> None:
+    """Forward a worker's (index, text) lines to the queue; None when it stops."""
+    assert process.stdout is not None
+    try:
+        for line in process.stdout:
+            record = json.loads(line)
+            events.put((int(record["i"]), record["t"]))
+    except (ValueError, KeyError, TypeError, OSError):
+        pass
+    finally:
+        events.put(None)
+
+
+def extract_in_workers(
+    path: Path,
+    password: str | None,
+    count: int,
+    workers: int,
+    texts: PageTexts,
+    done: list[bool],
+    report: Callable[[int], None],
+) -> None:
+    """Fill `texts` from `workers` processes, each reading a contiguous range of pages.
+
+    Pages received are marked in `done`; the caller reads any others itself (a worker that fails to start
+    or dies is only logged). Exceptions from `report` propagate. Every worker is gone on return.
+    """
+    processes: list[subprocess.Popen[bytes]] = []
+    events: queue.Queue[tuple[int, str | None] | None] = queue.Queue()
+    try:
+        stderr_file = tempfile.TemporaryFile()
+    except OSError as error:
+        log.info("cannot start PDF workers (%s); reading pages in-process", error)
+        return
+    with stderr_file as stderr:
+        try:
+            try:
+                for start, stop in split_ranges(count, workers):
+                    job = {"path": str(path), "password": password, "start": start, "stop": stop}
+                    processes.append(_start_worker(job, stderr))
+            except (OSError, ValueError, subprocess.SubprocessError) as error:
+                log.info("cannot start PDF workers (%s); reading pages in-process", error)
+            pumps = [threading.Thread(target=_pump, args=(p, events), daemon=True) for p in processes]
+            for pump in pumps:
+                pump.start()
+            running = len(pumps)
+            while running:
+                event = events.get()
+                if event is None:
+                    running -= 1
+                    continue
+                index, text = event
+                if 0 <= index < count and not done[index]:
+                    texts[index], done[index] = text, True
+                    report(1)
+        finally:
+            for process in processes:
+                if process.poll() is None:
+                    process.kill()
+                process.wait()
+                if process.stdout is not None:
+                    process.stdout.close()
+            if any(process.returncode for process in processes):
+                stderr.seek(0)
+                tail = stderr.read()[-2000:].decode("utf-8", "replace")
+                log.info("a PDF worker failed (exit codes %s): %s", [p.returncode for p in processes], tail)
+
+
+def _worker_main() -> None:
+    """Worker process: read a job from stdin, write one JSON line per page to stdout."""
+    logging.getLogger("pypdf").setLevel(logging.CRITICAL + 1)
+    job = json.loads(sys.stdin.buffer.read())
+    out = sys.stdout
+    with open(job["path"], "rb") as handle:
+        reader = PdfReader(handle)
+        if reader.is_encrypted:
+            reader.decrypt(job["password"] or "")
+        for index in range(job["start"], job["stop"]):
+            out.write(json.dumps({"i": index, "t": page_text(reader, index)}) + "\n")
+            out.flush()
+
+
+if __name__ == "__main__":
+    _worker_main()

@@ -1,0 +1,210 @@
+"""Safe XHTML parsing for EPUB content, and a flat token stream of its readable text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html.entities import html5
+from typing import Any
+
+from lxml import etree
+from lxml import html as lxml_html
+
+EPUB_NS = "http://www.idpf.org/2007/ops"
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+
+TEXT, BREAK, ANCHOR, PAGEBREAK, HEADING = range(5)
+Token = tuple[int, str]
+"""(kind, value): TEXT raw text, BREAK a block boundary, ANCHOR an element id, PAGEBREAK a page label
+(its element's id follows as an ANCHOR), HEADING the text of an h1-h6 about to start."""
+
+SKIPPED = frozenset(
+    "script style head title template noscript rt rp svg iframe object embed audio video canvas "
+    "button select textarea input annotation annotation-xml".split()
+)
+BLOCKS = frozenset(
+    "address article aside blockquote body caption center dd details dialog div dl dt fieldset "
+    "figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html legend li main nav ol p "
+    "pre section summary table tbody thead tfoot tr ul".split()
+)
+HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
+CELLS = frozenset(("td", "th"))
+_HIDDEN_NAV = frozenset(("page-list", "landmarks"))
+_DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
+_DOCTYPE = re.compile(rb"<!DOCTYPE[^\[>]*(\[.*?\])?\s*>", re.IGNORECASE | re.DOTALL)
+_XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._\-]+)["']""")
+
+
+def safe_xml_parser(recover: bool = False) -> etree.XMLParser:
+    """An XML parser that never loads DTDs, never resolves entities and never touches the network."""
+    return etree.XMLParser(
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        huge_tree=False,
+        recover=recover,
+        remove_comments=True,
+        remove_pis=True,
+    )
+
+
+def safe_html_parser(encoding: str) -> lxml_html.HTMLParser:
+    """lxml's forgiving HTML parser, offline and without comments."""
+    return lxml_html.HTMLParser(encoding=encoding, no_network=True, remove_comments=True, remove_pis=True)
+
+
+def parse_xml(data: bytes, recover: bool = False) -> Any:
+    """Parse XML safely; raises etree.XMLSyntaxError (or ValueError) on bad input."""
+    return etree.fromstring(data.lstrip(), parser=safe_xml_parser(recover))
+
+
+def strip_doctype(data: bytes) -> bytes:
+    """The document without its DOCTYPE (and so without any entity declarations)."""
+    return _DOCTYPE.sub(b"", data, count=1)
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    """A parsed (X)HTML document: its root element (None if unreadable) and whether it was malformed."""
+
+    root: Any
+    malformed: bool
+
+
+def parse_xhtml(data: bytes) -> ParsedDocument:
+    """Parse XHTML safely, falling back to the HTML parser for malformed markup."""
+    data = data.lstrip()
+    try:
+        return ParsedDocument(etree.fromstring(data, parser=safe_xml_parser()), False)
+    except (etree.XMLSyntaxError, ValueError):
+        pass
+    match = _XML_ENCODING.match(data[:200])
+    encoding = match.group(1).decode("ascii") if match else "utf-8"
+    try:
+        root = etree.fromstring(strip_doctype(data), parser=safe_html_parser(encoding))
+    except (etree.XMLSyntaxError, etree.ParserError, ValueError, LookupError):
+        root = None
+    return ParsedDocument(root, True)
+
+
+def local_name(element: Any) -> str:
+    """An element's tag without namespace, lower-cased ('' for comments, entities and the like)."""
+    tag = element.tag
+    if not isinstance(tag, str):
+        return ""
+    return tag.rsplit("}", 1)[-1].lower()
+
+
+def epub_types(element: Any) -> set[str]:
+    """The values of an element's epub:type attribute (namespaced or, after HTML parsing, literal)."""
+    value = element.get(f"{{{EPUB_NS}}}type") or element.get("epub:type") or ""
+    return set(value.split())
+
+
+def _is_pagebreak(element: Any) -> bool:
+    return "pagebreak" in epub_types(element) or element.get("role") == "doc-pagebreak"
+
+
+def _is_hidden(element: Any, name: str) -> bool:
+    if element.get("hidden") is not None or _DISPLAY_NONE.search(element.get("style") or ""):
+        return True
+    return name == "nav" and bool(epub_types(element) & _HIDDEN_NAV)
+
+
+def element_text(element: Any) -> str:
+    """An element's text content on one line; unexpanded entities become their HTML character or nothing."""
+    parts = [element.text or ""] if isinstance(element.tag, str) else []
+    for node in element.iterdescendants():
+        if isinstance(node, etree._Entity):
+            parts.append(html5.get(f"{node.name};", ""))
+        elif isinstance(node.tag, str):
+            parts.append(node.text or "")
+        parts.append(node.tail or "")
+    return " ".join("".join(parts).split())
+
+
+def _pagebreak_label(element: Any) -> str:
+    for value in (element.get("title"), element.get("aria-label"), element_text(element)):
+        if value and value.strip():
+            return " ".join(value.split())
+    return ""
+
+
+def _element_id(element: Any) -> str | None:
+    return (
+        element.get("id")
+        or element.get(XML_ID)
+        or (element.get("name") if local_name(element) == "a" else None)
+    )
+
+
+def tokens(root: Any) -> list[Token]:
+    """Walk a document into text, block-break, anchor, page-break and heading tokens, in reading order."""
+    out: list[Token] = []
+    if root is None:
+        return out
+    in_pre = 0
+
+    def text(value: str | None) -> None:
+        if not value:
+            return
+        if in_pre:
+            lines = value.split("\n")
+            for i, line in enumerate(lines):
+                if i:
+                    out.append((BREAK, ""))
+                if line:
+                    out.append((TEXT, line))
+        else:
+            out.append((TEXT, value))
+
+    walker = etree.iterwalk(root, events=("start", "end"))
+    skipped: set[Any] = set()
+    for event, element in walker:
+        name = local_name(element)
+        if event == "start":
+            if isinstance(element, etree._Entity):
+                # An entity left unexpanded (no DTD is loaded): known HTML names become their character,
+                # anything user-defined (an XXE or an expansion bomb) becomes nothing.
+                text(html5.get(f"{element.name};", ""))
+                walker.skip_subtree()
+                skipped.add(element)
+                continue
+            if not name:
+                walker.skip_subtree()
+                skipped.add(element)
+                continue
+            ident = _element_id(element)
+            if _is_pagebreak(element):
+                out.append((PAGEBREAK, _pagebreak_label(element)))
+            elif name in SKIPPED or _is_hidden(element, name):
+                pass
+            else:
+                if name in BLOCKS or name == "br":
+                    out.append((BREAK, ""))
+                if name in HEADINGS and (heading := element_text(element)):
+                    out.append((HEADING, heading))
+                if ident is not None:
+                    out.append((ANCHOR, ident))
+                if name == "pre":
+                    in_pre += 1
+                text(element.text)
+                continue
+            # A page break, or content that is never shown: keep its id as a place, skip its text.
+            if ident is not None:
+                out.append((ANCHOR, ident))
+            walker.skip_subtree()
+            skipped.add(element)
+            continue
+        if element in skipped:
+            skipped.discard(element)
+        else:
+            if name == "pre":
+                in_pre -= 1
+            if name in BLOCKS:
+                out.append((BREAK, ""))
+            elif name in CELLS:
+                out.append((TEXT, " "))
+        if element is not root:
+            text(element.tail)
+    return out

@@ -1,0 +1,121 @@
+"""Plain-text and Markdown books."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reader.adapters.extractors.text import TextExtractor
+from reader.domain.errors import ExtractionError
+
+
+def extract_error(path: Path) -> str:
+    with pytest.raises(ExtractionError) as caught:
+        TextExtractor().extract(path)
+    message = str(caught.value)
+    assert "\n" not in message and str(path) in message
+    return message
+
+
+def test_plain_text_title_paragraphs_and_pages(tmp_path: Path) -> None:
+    path = tmp_path / "the_lighthouse-keeper.txt"
+    paragraphs = [f"Paragraph {i} " + "word " * 60 for i in range(60)]
+    path.write_text("\n\n".join(p.replace("word word", "word\nword", 3) for p in paragraphs) + "\n")
+    book = TextExtractor().extract(path)
+    assert book.title == "The Lighthouse Keeper"
+    assert book.format == "txt" and book.pagination == "synthetic"
+    assert [page.label for page in book.pages] == [str(i) for i in range(1, len(book.pages) + 1)]
+    assert len(book.pages) > 3
+    assert "\n\n".join(page.text for page in book.pages) == "\n\n".join(
+        " ".join(p.split()) for p in paragraphs
+    )
+    assert TextExtractor().extract(path) == book
+
+
+def test_plain_text_chapter_lines_start_pages(tmp_path: Path) -> None:
+    path = tmp_path / "novel.txt"
+    body = "Some prose here. " * 30
+    path.write_text(
+        f"Foreword text.\n\nCHAPTER I.\n\n{body}\n\nChapter 2: The Storm\n\n{body}\n\nChapter and verse.\n"
+    )
+    book = TextExtractor().extract(path)
+    assert [(c.title, c.start_page) for c in book.chapters] == [
+        ("CHAPTER I.", 2),
+        ("Chapter 2: The Storm", 3),
+    ]
+    assert book.pages[1].text.startswith("CHAPTER I.")
+    assert book.pages[2].text.endswith("Chapter and verse.")
+
+
+def test_a_text_without_blank_lines_has_one_paragraph_per_line(tmp_path: Path) -> None:
+    path = tmp_path / "lines.txt"
+    path.write_text("First line.\nSecond line.\nThird line.")
+    assert TextExtractor().extract(path).pages[0].text == "First line.\n\nSecond line.\n\nThird line."
+
+
+def test_utf8_bom_is_fine_and_latin1_is_refused(tmp_path: Path) -> None:
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes("\ufeffCafé au lait.".encode())
+    assert TextExtractor().extract(bom).pages[0].text == "Café au lait."
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("Café au lait.".encode("latin-1"))
+    message = extract_error(latin)
+    assert "is not UTF-8 text; convert it with e.g. `iconv -f latin1 -t utf-8`" in message
+    utf16 = tmp_path / "wide.txt"
+    utf16.write_bytes("Hello".encode("utf-16"))
+    assert "`iconv -f utf-16 -t utf-8`" in extract_error(utf16)
+
+
+def test_empty_blank_and_binary_text_files_are_refused(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    assert "is empty (0 bytes)" in extract_error(empty)
+    blank = tmp_path / "blank.md"
+    blank.write_text("\n   \n\t\n")
+    assert "contains no text" in extract_error(blank)
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"abc\x00def")
+    assert "binary" in extract_error(binary)
+    assert "no such file" in extract_error(tmp_path / "missing.txt")
+
+
+def test_markdown_front_matter_headings_and_chapters(tmp_path: Path) -> None:
+    path = tmp_path / "book.md"
+    long = "The tide came in and the keeper watched. " * 80
+    path.write_text(
+        '---\ntitle: "The Keeper of Gull Rock"\nauthor: Ann Writer\nlanguage: en\nother: x\n---\n'
+        "An opening note with *emphasis*, __strong__ and a [link](http://example.com).\n\n"
+        f"# Part One\n\n## The Storm\n\n{long}\n\n### A minor heading\n\nMinor text.\n\n"
+        "```\n# not a heading\n```\n\n"
+        f"## The Calm\n\n- first item\n- second item\n\n{long}\n"
+    )
+    book = TextExtractor().extract(path)
+    assert (book.title, book.author, book.language, book.format) == (
+        "The Keeper of Gull Rock",
+        "Ann Writer",
+        "en",
+        "markdown",
+    )
+    assert book.pages[0].text == "An opening note with emphasis, strong and a link."
+    chapters = [(c.title, c.start_page, c.level) for c in book.chapters]
+    assert chapters[0] == ("Part One", 2, 0)
+    assert [c[0] for c in chapters] == ["Part One", "The Storm", "The Calm"]
+    assert [c[2] for c in chapters] == [0, 1, 1]
+    for chapter in book.chapters:
+        assert book.pages[chapter.start_page - 1].text.startswith(chapter.title)
+    storm = book.pages[chapters[1][1] - 1 : chapters[2][1] - 1]
+    storm_text = "\n\n".join(page.text for page in storm)
+    assert "A minor heading\n\nMinor text.\n\n# not a heading" in storm_text
+    assert "first item\n\nsecond item" in book.pages[chapters[2][1] - 1].text
+
+
+def test_markdown_title_falls_back_to_a_single_h1_then_the_file_name(tmp_path: Path) -> None:
+    titled = tmp_path / "x.md"
+    titled.write_text("# The Only Title\n\nText.\n\n## Chapter\n\nMore.\n")
+    assert TextExtractor().extract(titled).title == "The Only Title"
+    untitled = tmp_path / "my_notes.markdown"
+    untitled.write_text("Intro.\n\n# One\n\nA.\n\n# Two\n\nB.\n")
+    book = TextExtractor().extract(untitled)
+    assert book.title == "My Notes"
+    assert [(c.title, c.start_page) for c in book.chapters] == [("One", 2), ("Two", 3)]
