@@ -6,7 +6,11 @@ import time
 from pathlib import Path
 
 import pytest
-from fixtures_books import (
+
+from reader.adapters.extractors.epub import EpubExtractor
+from reader.domain.errors import ExtractionError
+from reader.domain.models import ExtractedBook
+from tests.fixtures_books import (
     billion_laughs_doctype,
     chapter_html,
     encryption_xml,
@@ -19,10 +23,6 @@ from fixtures_books import (
     xxe_doctype,
     zip_bomb_member,
 )
-
-from reader.adapters.extractors.epub import EpubExtractor
-from reader.domain.errors import ExtractionError
-from reader.domain.models import ExtractedBook
 
 
 def paragraphs(chapter: int, count: int, words: int = 40) -> list[str]:

@@ -7,12 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fixtures_books import add_outline, add_page_labels, encrypt_pdf, page_words, truncate, write_pdf
 
 from reader.adapters.extractors import pdf as pdf_module
 from reader.adapters.extractors import pdf_pages
 from reader.adapters.extractors.pdf import PdfExtractor
 from reader.domain.errors import EncryptedBookError, ExtractionError
+from tests.fixtures_books import add_outline, add_page_labels, encrypt_pdf, page_words, truncate, write_pdf
 
 
 @pytest.fixture(scope="module")

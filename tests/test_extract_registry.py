@@ -6,13 +6,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from fixtures_books import write_ebooklib_epub, write_pdf
 
 from reader.adapters.extractors.epub import EpubExtractor
 from reader.adapters.extractors.pdf import PdfExtractor
 from reader.adapters.extractors.registry import SUPPORTED_SUFFIXES, extractor_for
 from reader.adapters.extractors.text import TextExtractor
 from reader.domain.errors import ExtractionError
+from tests.fixtures_books import write_ebooklib_epub, write_pdf
 
 
 def error_of(path: Path) -> str:

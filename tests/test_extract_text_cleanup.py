@@ -6,13 +6,13 @@ import re
 import time
 from pathlib import Path
 
-from fixtures_books import billion_laughs_doctype, xhtml, xxe_doctype
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reader.adapters.extractors.pagination import paginate, paginate_with_index, split_long_paragraph
 from reader.adapters.extractors.text_cleanup import html_to_paragraphs, normalize_text, split_paragraphs
 from reader.adapters.extractors.xhtml import parse_xhtml
+from tests.fixtures_books import billion_laughs_doctype, xhtml, xxe_doctype
 
 
 def squash(text: str) -> str:
