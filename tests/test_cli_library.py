@@ -172,3 +172,24 @@ def test_reindex_rebuilds_outdated_books_and_keeps_position(
     code, out, _ = run(capsys, "info", "The Harbour", "--json")
     info = json.loads(out)
     assert info["current_page"] == 3 and info["chunks"] > 0
+
+
+def test_unexpected_extractor_failure_is_one_line_and_keeps_going(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reader.adapters.extractors.text import TextExtractor
+
+    original = TextExtractor.extract
+
+    def flaky(self, path, password=None, progress=None):  # type: ignore[no-untyped-def]
+        if path.name == "bad.md":
+            raise ValueError("parser state\nexploded")
+        return original(self, path, password=password, progress=progress)
+
+    monkeypatch.setattr(TextExtractor, "extract", flaky)
+    write_novel(tmp_path, "bad.md", "Bad")
+    write_novel(tmp_path, "good.md", "Good")
+    code, out, err = run(capsys, "import", str(tmp_path))
+    assert code == 1
+    assert "Imported Good" in out
+    assert "bad.md: could not be read as a book (parser state exploded)" in err and "Traceback" not in err

@@ -125,6 +125,11 @@ class ImportBooksUseCase:
         except OSError as error:
             reason = error.strerror or str(error)
             return ImportOutcome(path, "failed", f"{path}: cannot read the file ({reason}).")
+        except Exception as error:  # noqa: BLE001 - one bad file must not stop a folder import
+            detail = " ".join(str(error).split())[:200] or type(error).__name__
+            return ImportOutcome(
+                path, "failed", f"{path}: could not be read as a book ({detail}); nothing was imported."
+            )
 
     def _import(
         self, path: Path, *, force: bool, password: str | None, progress: ProgressCallback | None
