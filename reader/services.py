@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reader.adapters.extractors.registry import SUPPORTED_SUFFIXES, extractor_for
 from reader.adapters.sqlite.book_repository import SqliteBookRepository
 from reader.adapters.sqlite.chunk_repository import SqliteChunkRepository
 from reader.adapters.sqlite.connection import Database
 from reader.adapters.sqlite.migrations import INDEX_VERSION
+from reader.adapters.sqlite.settings_repository import SqliteSettingsRepository
 from reader.app.book_lookup import find_book
 from reader.app.import_books import ImportBooksUseCase
 from reader.app.page_lookup import PageLookup
@@ -43,7 +43,14 @@ class Services:
         return SqliteChunkRepository(self.db.conn)
 
     @property
+    def settings(self) -> SqliteSettingsRepository:
+        return SqliteSettingsRepository(self.db.conn)
+
+    @property
     def importer(self) -> ImportBooksUseCase:
+        # pypdf and ebooklib load only when something is imported (not on the app's start-up path)
+        from reader.adapters.extractors.registry import SUPPORTED_SUFFIXES, extractor_for
+
         return ImportBooksUseCase(self.books, extractor_for, INDEX_VERSION, SUPPORTED_SUFFIXES)
 
     @property

@@ -270,6 +270,10 @@ def import_sample(services: Services) -> Book:
 
 def demo_command(args: argparse.Namespace, services: Services) -> int:
     book = import_sample(services)
+    if not args.print:
+        from reader.cli.app_commands import run_app
+
+        return run_app(services, book.id)
     print_book_details(book, services)
     print()
     print(services.pages.page_text(book, 1).text)

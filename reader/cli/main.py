@@ -7,11 +7,11 @@ import sys
 from collections.abc import Sequence
 
 from reader import __version__
-from reader.cli import library_commands
+from reader.cli import app_commands, library_commands
 from reader.cli.output import error_line
 from reader.domain.errors import ReaderError
 
-COMMAND_MODULES = [library_commands]
+COMMAND_MODULES = [library_commands, app_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:
-        default = getattr(library_commands, "default_command", None)
+        default = next((m.default_command for m in COMMAND_MODULES if hasattr(m, "default_command")), None)
         if default is None:
             parser.print_help()
             return 0

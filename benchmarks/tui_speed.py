@@ -1,0 +1,346 @@
+"""App speed: cold start to a settled first page, key press to repainted page, memory.
+
+Usage: python benchmarks/tui_speed.py [--books 1000] [--big-pages 1000] [--turns 200] [--runs 5]
+       [--no-tmux] [--workdir DIR]
+
+Builds a library of `--books` small books plus one book of `--big-pages` pages (written straight into
+the SQLite file), then measures:
+  - cold start: a new Python process running the app headless until the first page is rendered and
+    the screen is idle (every run a fresh process, median of --runs);
+  - cold start in tmux (a real terminal at 100x30): from launching `reader open` to the page text
+    appearing in the pane;
+  - key press to repainted page: a Right key posted to the app until the screen update for the new
+    page is rendered to terminal bytes (headless driver, `--turns` turns, p50/p90/max);
+  - holding a key: 50 Right keys posted at once render far fewer pages (coalesced) and end on the
+    right page;
+  - key press to repaint in tmux: `send-keys Right` until capture-pane shows the new page number
+    (includes tmux's own latency and polling);
+  - memory: resident set size with the 1,000-page book open, after the turns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORDS = (
+    "the keeper lamp rock gull harbour letter island night storm tide village inn boat cove light "
+    "window stair rope salt wind fog bell oil wick glass lens ledger shore cliff path sea grey cold"
+).split()
+BIG_TITLE = "The Long Book of the Lighthouse"
+SIZE = (100, 30)
+
+
+def paragraph(rng: random.Random, sentences: int = 5) -> str:
+    out = []
+    for _ in range(sentences):
+        words = [rng.choice(WORDS) for _ in range(rng.randint(8, 18))]
+        out.append(" ".join(words).capitalize() + ".")
+    return " ".join(out)
+
+
+def build_library(db_path: Path, books: int, big_pages: int) -> str:
+    """Write `books` small books and one big book; returns the big book's id."""
+    from reader.adapters.sqlite.book_repository import SqliteBookRepository
+    from reader.adapters.sqlite.connection import Database
+    from reader.app.chunking import make_chunks
+    from reader.domain.models import Book, Chapter, Page
+
+    rng = random.Random(5)
+    db = Database(db_path)
+    repo = SqliteBookRepository(db.conn)
+
+    def add(book_id: str, title: str, page_texts: list[str], chapter_every: int) -> None:
+        count = len(page_texts)
+        pages = [Page(i, str(i)) for i in range(1, count + 1)]
+        chapters = [
+            Chapter(n, f"Chapter {n + 1}", start, min(count, start + chapter_every - 1))
+            for n, start in enumerate(range(1, count + 1, chapter_every))
+        ]
+        book = Book(
+            book_id,
+            title,
+            "Bench Author",
+            "en",
+            "text",
+            f"/bench/{book_id}.txt",
+            count,
+            1,
+            "synthetic",
+            "2024-01-01T00:00:00Z",
+        )
+        repo.replace(book, 1000, 1, pages, chapters, make_chunks(book_id, page_texts))
+
+    for n in range(books):
+        texts = [paragraph(rng, 3) for _ in range(4)]
+        add(
+            hashlib.sha256(str(n).encode()).hexdigest(),
+            f"Small Book {n} {rng.choice(WORDS).title()}",
+            texts,
+            2,
+        )
+    big_id = "f" * 64
+    texts = ["\n\n".join(paragraph(rng) for _ in range(4)) for _ in range(big_pages)]
+    add(big_id, BIG_TITLE, texts, 20)
+    repo.mark_read(big_id)
+    db.close()
+    return big_id
+
+
+# --- the child process: one cold start, optionally followed by page turns ------------------------
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def child(db_path: str, turns: int, started: float) -> None:
+    """Run in a fresh process: time to the settled first page, then (optionally) page turns."""
+    from reader.services import Services
+    from reader.tui.app import ReaderApp
+
+    services = Services.open(db_path)
+    app = ReaderApp(services)
+    result: dict[str, float | int | list[float]] = {}
+
+    async def drive(pilot) -> None:  # noqa: ANN001 - Pilot
+        await pilot.pause()
+        result["settled"] = time.time() - started
+        result["import_litellm"] = int("litellm" in sys.modules)
+        result["rss_start_mb"] = rss_mb()
+        if turns:
+            await turn_pages(app, turns, result)
+            await hold_key(app, pilot, result)
+        result["rss_end_mb"] = rss_mb()
+        app.exit()
+
+    app.run(headless=True, size=SIZE, auto_pilot=drive)
+    services.close()
+    print(json.dumps(result))
+
+
+async def turn_pages(app, turns: int, result: dict) -> None:  # noqa: ANN001
+    """Post Right keys one at a time; time each until its screen update is rendered to bytes."""
+    from textual import events
+
+    painted = asyncio.Event()
+    original = app._display
+    console = app.console
+
+    def display(screen, renderable) -> None:  # noqa: ANN001
+        if renderable is not None and hasattr(renderable, "render_segments"):
+            renderable.render_segments(console)  # what a real driver would write to the terminal
+        original(screen, renderable)
+        painted.set()
+
+    app._display = display
+    viewer = app.viewer
+    latencies = []
+    for _ in range(turns):
+        before = viewer.session.number
+        if before >= viewer.session.page_count:
+            break
+        painted.clear()
+        start = time.perf_counter()
+        app._driver.send_message(events.Key("right", None))
+        while True:
+            await painted.wait()
+            if viewer.session.number != before:
+                break
+            painted.clear()
+        latencies.append((time.perf_counter() - start) * 1000)
+        await asyncio.sleep(0.005)  # a human-ish gap between presses; the app is idle again
+    app._display = original
+    result["turn_ms"] = latencies
+
+
+async def hold_key(app, pilot, result: dict) -> None:  # noqa: ANN001
+    """50 Right keys arriving at once (a held key outrunning the screen) render only a few pages."""
+    from textual import events
+
+    viewer = app.viewer
+    start_page, start_renders = viewer.session.number, viewer.renders
+    start = time.perf_counter()
+    for _ in range(50):
+        app._driver.send_message(events.Key("right", None))
+    await pilot.pause()
+    result["hold_ms"] = (time.perf_counter() - start) * 1000
+    result["hold_pages"] = viewer.session.number - start_page
+    result["hold_renders"] = viewer.renders - start_renders
+
+
+def reset_position(db_path: Path) -> None:
+    """Put every book back on page 1 so each run turns the same pages."""
+    import sqlean
+
+    conn = sqlean.connect(str(db_path))
+    conn.execute("UPDATE books SET current_page = 1")
+    conn.commit()
+    conn.close()
+
+
+def run_child(db_path: Path, turns: int, env: dict[str, str]) -> dict:
+    reset_position(db_path)
+    started = time.time()
+    out = subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "--child",
+            str(db_path),
+            "--turns",
+            str(turns),
+            "--started",
+            repr(started),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+# --- tmux: a real terminal -----------------------------------------------------------------------
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=False).stdout
+
+
+def wait_for(session: str, needle: str, timeout: float = 20.0) -> float:
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        if needle in tmux("capture-pane", "-t", session, "-p"):
+            return time.perf_counter()
+        time.sleep(0.002)
+    raise TimeoutError(f"'{needle}' did not appear in tmux")
+
+
+def tmux_measure(db_path: Path, env: dict[str, str], runs: int, turns: int) -> dict:
+    reader = Path(sys.executable).with_name("reader")
+    command = f"env READER_DB={db_path} READER_CONFIG={env['READER_CONFIG']} {reader} open '{BIG_TITLE}'"
+    starts, turn_ms = [], []
+    for run in range(runs):
+        session = f"bench{os.getpid()}_{run}"
+        reset_position(db_path)
+        launched = time.perf_counter()
+        tmux("new-session", "-d", "-s", session, "-x", str(SIZE[0]), "-y", str(SIZE[1]), command)
+        try:
+            starts.append((wait_for(session, " of ") - launched) * 1000)
+            if run == 0:
+                time.sleep(0.5)
+                number = int(tmux_current_page(session))
+                for _ in range(turns):
+                    sent = time.perf_counter()
+                    tmux("send-keys", "-t", session, "Right")
+                    number += 1
+                    turn_ms.append((wait_for(session, f" {number} of ") - sent) * 1000)
+        finally:
+            tmux("kill-session", "-t", session)
+    return {"start_ms": starts, "turn_ms": turn_ms}
+
+
+def tmux_current_page(session: str) -> str:
+    line = tmux("capture-pane", "-t", session, "-p").splitlines()[0]
+    return line.split(" of ")[0].split()[-1]
+
+
+# --- report --------------------------------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--books", type=int, default=1000)
+    parser.add_argument("--big-pages", type=int, default=1000)
+    parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--no-tmux", action="store_true")
+    parser.add_argument("--workdir", type=Path)
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--started", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.turns, args.started)
+        return
+
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="reader-tui-bench-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    db_path = workdir / "library.db"
+    env = {
+        **os.environ,
+        "READER_DB": str(db_path),
+        "READER_CONFIG": str(workdir / "config.toml"),
+        "XDG_CONFIG_HOME": str(workdir / "config"),
+        "PYTHONPATH": str(ROOT),
+    }
+    if not db_path.exists():
+        started = time.perf_counter()
+        build_library(db_path, args.books, args.big_pages)
+        print(
+            f"library: {args.books} books + one of {args.big_pages} pages, built in "
+            f"{time.perf_counter() - started:.1f} s ({db_path.stat().st_size / 1e6:.0f} MB)"
+        )
+
+    run_child(db_path, 0, env)  # warm the OS file cache and .pyc files
+    starts = [run_child(db_path, 0, env)["settled"] * 1000 for _ in range(args.runs)]
+    measured = run_child(db_path, args.turns, env)
+    turns = measured["turn_ms"]
+    print(
+        f"cold start to settled first page (headless, {args.books + 1} books, median of {args.runs}): "
+        f"{statistics.median(starts):.0f} ms  (runs: {', '.join(f'{s:.0f}' for s in starts)})"
+    )
+    print(f"litellm imported at start-up: {'yes' if measured['import_litellm'] else 'no'}")
+    print(
+        f"key press to repainted page ({len(turns)} turns): p50 {pct(turns, 0.5):.1f} ms, "
+        f"p90 {pct(turns, 0.9):.1f} ms, max {max(turns):.1f} ms"
+    )
+    print(
+        f"holding a key (50 presses queued): {measured['hold_pages']} pages turned, "
+        f"{measured['hold_renders']} rendered, settled in {measured['hold_ms']:.0f} ms"
+    )
+    print(
+        f"memory (RSS) with the {args.big_pages}-page book open: {measured['rss_start_mb']:.0f} MB at start, "
+        f"{measured['rss_end_mb']:.0f} MB after {len(turns)} turns"
+    )
+    if not args.no_tmux and shutil.which("tmux") and Path(sys.executable).with_name("reader").exists():
+        real = tmux_measure(db_path, env, args.runs, min(args.turns, 50))
+        print(
+            f"tmux {SIZE[0]}x{SIZE[1]}: launch to page text, median of {args.runs}: "
+            f"{statistics.median(real['start_ms']):.0f} ms  (runs: "
+            f"{', '.join(f'{s:.0f}' for s in real['start_ms'])})"
+        )
+        if real["turn_ms"]:
+            t = real["turn_ms"]
+            print(
+                f"tmux: send-keys Right to new page visible ({len(t)} turns, includes tmux polling): "
+                f"p50 {pct(t, 0.5):.1f} ms, p90 {pct(t, 0.9):.1f} ms"
+            )
+    if not args.workdir:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

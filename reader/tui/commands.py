@@ -1,0 +1,45 @@
+"""Command palette entries for everything the app does (Ctrl+P)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.app import SystemCommand
+
+if TYPE_CHECKING:
+    from reader.tui.app import ReaderApp
+
+
+def reader_commands(app: ReaderApp) -> Iterator[SystemCommand]:
+    """The app's own commands; theme entries come from the registered themes."""
+    yield SystemCommand("Import books", "Import a file or a folder of books", app.action_import_books)
+    yield SystemCommand(
+        "Go to page", "By printed label, #index, percentage or chapter name", app.action_go_to
+    )
+    yield SystemCommand("Table of contents", "Jump to a chapter", app.action_contents)
+    yield SystemCommand("Search the book", "Search the pages read so far", app.action_search)
+    yield SystemCommand("Back", "Return to the page before the last jump", app.action_page_back)
+    yield SystemCommand(
+        "Reading position: set to this page",
+        "Make the page on screen the spoiler horizon (also moves it back)",
+        app.action_position_here,
+    )
+    yield SystemCommand(
+        "Reading position: set to a page",
+        "Type the page the chat may talk about up to",
+        app.action_set_position,
+    )
+    yield SystemCommand("New conversation", "Start a fresh chat about this book", app.action_new_conversation)
+    yield SystemCommand(
+        "Earlier conversations", "Continue one of this book's conversations", app.action_conversations
+    )
+    yield SystemCommand("Ask about the book", "Focus the chat input", partial(app.action_focus_pane, "chat"))
+    yield SystemCommand("Filter the library", "Type to filter books", app.action_filter_library)
+    yield SystemCommand("Remove book", "Remove the highlighted book (asks first)", app.action_remove_book)
+    yield SystemCommand("Toggle library", "Show or hide the library pane", app.action_toggle_library)
+    yield SystemCommand("Toggle chat", "Show or hide the chat pane", app.action_toggle_chat)
+    yield SystemCommand("Keys", "Show every key", app.action_help)
+    for name in sorted(app.reader_themes):
+        yield SystemCommand(f"Theme: {name}", "Switch to this theme (saved)", partial(app.set_theme, name))

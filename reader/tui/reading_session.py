@@ -1,0 +1,130 @@
+"""One open book: cached pages and chapters, page text, the reading position and jump history."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from reader.app.page_lookup import chapter_at, page_label, resolve_page
+from reader.domain.models import Book, Chapter, Page
+
+FAR_AHEAD = 5
+"""A jump more than this many pages past the reading position asks before unlocking spoilers."""
+
+PAGE_CACHE_SIZE = 32
+
+
+@dataclass(frozen=True)
+class ShownPage:
+    """What the page viewer renders: the page, its place in the book and the reading position."""
+
+    book: Book
+    number: int
+    label: str
+    text: str
+    chapter: Chapter | None
+    horizon: int
+    horizon_label: str
+
+    @property
+    def page_count(self) -> int:
+        return self.book.page_count
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.number / self.page_count) if self.page_count else 0
+
+
+class ReadingSession:
+    """The state of reading one book; page text comes from `load_text(book_id, start, end)`."""
+
+    def __init__(
+        self,
+        book: Book,
+        pages: list[Page],
+        chapters: list[Chapter],
+        load_text: Callable[[str, int, int], str],
+    ) -> None:
+        self.book = book
+        self.pages = pages
+        self.chapters = chapters
+        self._load_text = load_text
+        self._texts: OrderedDict[int, str] = OrderedDict()
+        self.horizon = max(1, min(book.current_page, book.page_count))
+        """The reading position: the spoiler horizon stored as the book's current page."""
+        self.number = self.horizon
+        """The page on screen (may be behind the horizon when re-reading)."""
+        self.history: list[int] = []
+        self._chapter_starts = sorted({c.start_page for c in chapters})
+
+    @property
+    def page_count(self) -> int:
+        return self.book.page_count
+
+    def clamp(self, number: int) -> int:
+        return max(1, min(number, self.page_count))
+
+    def label(self, number: int) -> str:
+        return page_label(self.pages, number)
+
+    def text(self, number: int) -> str:
+        """The exact text of one page, from a small LRU cache."""
+        if number in self._texts:
+            self._texts.move_to_end(number)
+            return self._texts[number]
+        text = self._load_text(self.book.id, number, number)
+        self._texts[number] = text
+        if len(self._texts) > PAGE_CACHE_SIZE:
+            self._texts.popitem(last=False)
+        return text
+
+    def shown(self) -> ShownPage:
+        """The page on screen, ready to render."""
+        number = self.number
+        return ShownPage(
+            self.book,
+            number,
+            self.label(number),
+            self.text(number),
+            chapter_at(self.chapters, number),
+            self.horizon,
+            self.label(self.horizon),
+        )
+
+    def resolve(self, typed: str) -> int:
+        """A page from a label, "#N", "45%" or a chapter name; PageNotFoundError otherwise."""
+        return resolve_page(typed, self.pages, self.chapters, allow_chapters=True)
+
+    def next_chapter_start(self, number: int) -> int | None:
+        """The first page of the next chapter after page `number`."""
+        return next((start for start in self._chapter_starts if start > number), None)
+
+    def previous_chapter_start(self, number: int) -> int | None:
+        """The start of the chapter holding `number`, or of the one before when already at its start."""
+        earlier = [start for start in self._chapter_starts if start < number]
+        return earlier[-1] if earlier else None
+
+    def needs_confirmation(self, target: int) -> bool:
+        """Whether going to `target` jumps far past the reading position (and so unlocks spoilers)."""
+        return target > self.horizon + FAR_AHEAD
+
+    def go(self, target: int, *, jump: bool) -> bool:
+        """Show page `target`, moving the reading position forward; True if the horizon moved."""
+        target = self.clamp(target)
+        if jump and target != self.number:
+            self.history.append(self.number)
+            del self.history[:-50]
+        self.number = target
+        if target > self.horizon:
+            self.horizon = target
+            return True
+        return False
+
+    def set_horizon(self, number: int) -> None:
+        """Move the reading position anywhere (backwards too), as the reader asks."""
+        self.horizon = self.clamp(number)
+
+    def back(self) -> int | None:
+        """The page before the last jump, or None when there was no jump."""
+        return self.history.pop() if self.history else None

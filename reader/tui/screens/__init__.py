@@ -1,0 +1,1 @@
+"""Modal screens: confirm, go to page, contents, import, search, conversations, help."""

@@ -1,0 +1,108 @@
+"""Search the pages read so far; pick a passage to open its page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from reader.domain.errors import ReaderError
+from reader.domain.models import SearchResult
+
+SearchFunction = Callable[[str], Any]
+"""Runs in a worker thread: query -> SearchResponse (results, warnings) or a list of SearchResult."""
+
+
+def snippet(text: str, width: int = 160) -> str:
+    """The passage on one line, cut to `width` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
+
+
+class SearchScreen(ModalScreen[int | None]):
+    """Dismisses with the first page of the chosen passage."""
+
+    AUTO_FOCUS = "*"
+
+    BINDINGS = [Binding("escape", "cancel", "Close", id="search.close")]
+
+    class Finished(Message):
+        """A search came back from the worker."""
+
+        def __init__(self, query: str, results: list[SearchResult], note: str) -> None:
+            super().__init__()
+            self.query = query
+            self.results = results
+            self.note = note
+
+    def __init__(self, search: SearchFunction, horizon_label: str) -> None:
+        super().__init__()
+        self.search = search
+        self.horizon_label = horizon_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog dialog-tall") as dialog:
+            dialog.border_title = "Search the book"
+            yield Static(
+                f"Searches the pages up to your reading position (p. {self.horizon_label}).",
+                classes="dialog-text",
+                markup=False,
+            )
+            yield Input(placeholder="words or a phrase", id="search-input")
+            yield Static("", id="search-note", classes="dialog-text", markup=False)
+            yield OptionList(id="search-results")
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.value.strip():
+            self.query_one("#search-note", Static).update("Searching…")
+            self._run(event.value.strip())
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="search")
+    def _run(self, query: str) -> None:
+        try:
+            response = self.search(query)
+        except ReaderError as error:
+            self.post_message(self.Finished(query, [], str(error)))
+            return
+        results = list(getattr(response, "results", response) or [])
+        notes = [str(w) for w in getattr(response, "warnings", ())]
+        correction = getattr(response, "correction", None)
+        if correction:
+            notes.append(f"Searched for “{correction}”.")
+        self.post_message(self.Finished(query, results, " ".join(notes)))
+
+    @on(Finished)
+    def _show(self, event: Finished) -> None:
+        results = self.query_one("#search-results", OptionList)
+        results.clear_options()
+        for index, result in enumerate(event.results):
+            prompt = Content.assemble(
+                (result.page_citation, "bold $accent"), ("  ", ""), snippet(result.content)
+            )
+            results.add_option(Option(prompt, id=f"{index}:{result.start_page}"))
+        count = len(event.results)
+        summary = f"{count} passage{'s' if count != 1 else ''} for “{event.query}”."
+        self.query_one("#search-note", Static).update(f"{summary} {event.note}".strip())
+        if count:
+            results.highlighted = 0
+            results.focus()
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(int((event.option.id or "0:0").split(":")[1]) or None)
+
+    def action_cancel(self) -> None:
+        """Close without going anywhere."""
+        self.dismiss(None)

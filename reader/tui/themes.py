@@ -1,0 +1,140 @@
+"""Themes as TOML data files, validated and turned into Textual themes."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from textual.color import Color, ColorParseError
+from textual.theme import Theme
+
+import reader
+
+DEFAULT_THEME = "reader-dark"
+"""Used when nothing is chosen, or the chosen theme is missing or broken."""
+
+COLOR_KEYS = (
+    "primary",
+    "secondary",
+    "accent",
+    "warning",
+    "error",
+    "success",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+    "boost",
+)
+NUMBER_KEYS = ("luminosity_spread", "text_alpha")
+
+APP_VARIABLES = {
+    "page-foreground": "foreground",
+    "page-background": "background",
+    "page-heading": "primary",
+    "citation": "accent",
+}
+"""reader's own CSS variables, each defaulting to a Textual colour a theme file may leave out."""
+
+
+class ThemeError(ValueError):
+    """A theme file that cannot be used; the message names the file and the problem."""
+
+
+@dataclass
+class LoadedThemes:
+    """Themes found in the theme folders plus one message per broken file."""
+
+    themes: list[Theme] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def builtin_themes_dir() -> Path:
+    """The themes shipped with reader: the package copy, else the repository's themes/ folder."""
+    package = Path(reader.__file__).parent
+    for candidate in (package / "themes", package.parent / "themes"):
+        if candidate.is_dir() and any(candidate.glob("*.toml")):
+            return candidate
+    return package / "themes"
+
+
+def _color(value: Any, key: str, source: str) -> str:
+    if not isinstance(value, str):
+        raise ThemeError(f'{source}: {key} must be a colour string like "#1e2128".')
+    try:
+        Color.parse(value)
+    except ColorParseError:
+        raise ThemeError(f"{source}: {key} = {value!r} is not a colour.") from None
+    return value
+
+
+def theme_from_data(data: dict[str, Any], source: str, default_name: str) -> Theme:
+    """Validate one theme's TOML data and build the Textual theme."""
+    known = {"name", "dark", "variables", *COLOR_KEYS, *NUMBER_KEYS}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ThemeError(f"{source}: unknown key '{unknown[0]}'; known keys: {', '.join(sorted(known))}.")
+    name = data.get("name", default_name)
+    if not isinstance(name, str) or not name.strip():
+        raise ThemeError(f"{source}: name must be a non-empty string.")
+    if "primary" not in data:
+        raise ThemeError(f"{source}: a theme needs at least a primary colour.")
+    colors = {key: _color(data[key], key, source) for key in COLOR_KEYS if key in data}
+    numbers: dict[str, float] = {}
+    for key in NUMBER_KEYS:
+        if key in data:
+            value = data[key]
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ThemeError(f"{source}: {key} must be a number.")
+            numbers[key] = float(value)
+    dark = data.get("dark", True)
+    if not isinstance(dark, bool):
+        raise ThemeError(f"{source}: dark must be true or false.")
+    variables = data.get("variables", {})
+    if not isinstance(variables, dict) or not all(isinstance(v, str) for v in variables.values()):
+        raise ThemeError(f"{source}: [variables] must map names to strings.")
+    for key in APP_VARIABLES:
+        if key in variables:
+            _color(variables[key], f"variables.{key}", source)
+    return Theme(name=name.strip(), dark=dark, variables=dict(variables), **colors, **numbers)  # type: ignore[arg-type]
+
+
+def load_theme_file(path: Path) -> Theme:
+    """Read one theme file; ThemeError says what is wrong with it."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ThemeError(f"{path}: cannot read the theme ({error.strerror or error}).") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ThemeError(f"{path}: not valid TOML ({error}).") from None
+    return theme_from_data(data, str(path), path.stem)
+
+
+def load_themes(folders: Iterable[Path]) -> LoadedThemes:
+    """Every *.toml theme in `folders` (later folders override earlier ones by name)."""
+    loaded = LoadedThemes()
+    by_name: dict[str, Theme] = {}
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.toml")):
+            try:
+                theme = load_theme_file(path)
+            except ThemeError as error:
+                loaded.errors.append(str(error))
+                continue
+            by_name[theme.name] = theme
+    loaded.themes = list(by_name.values())
+    return loaded
+
+
+def derived_variables(variables: dict[str, str]) -> dict[str, str]:
+    """Fill reader's own variables a theme left out from the theme's Textual colours."""
+    filled = dict(variables)
+    for name, source in APP_VARIABLES.items():
+        if name not in filled and source in filled:
+            filled[name] = filled[source]
+    return filled

@@ -1,0 +1,84 @@
+"""An answer streamed in as Markdown, with buttons for the pages it cites."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Markdown, Static
+from textual.widgets.markdown import MarkdownStream
+
+from reader.domain.chat import Citation
+from reader.tui.citations import citation_labels, label_from_href, linkify_citations
+from reader.tui.widgets.chat_items import CitationFollowed
+
+
+class AnswerItem(Vertical):
+    """The model's answer, streamed in as Markdown, then with buttons for the pages it cites."""
+
+    def __init__(self, text: str = "", *, streaming: bool = True) -> None:
+        super().__init__(classes="chat-answer")
+        self.text = text
+        self.streaming = streaming
+        self.citations: dict[str, int | None] = {}
+        self._stream: MarkdownStream | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Markdown(linkify_citations(self.text), open_links=False)
+        yield Horizontal(classes="citations")
+
+    def on_mount(self) -> None:
+        if not self.streaming:
+            self.set_citations([Citation(label, 0) for label in citation_labels(self.text)])
+
+    async def append(self, delta: str) -> None:
+        """Add streamed text."""
+        self.text += delta
+        if self._stream is None:
+            self._stream = Markdown.get_stream(self.query_one(Markdown))
+        await self._stream.write(delta)
+
+    async def finish(self, text: str, citations: Sequence[Citation]) -> None:
+        """Replace the streamed text with the final answer and show its citations."""
+        if self._stream is not None:
+            await self._stream.stop()
+            self._stream = None
+        self.text = text
+        self.streaming = False
+        await self.query_one(Markdown).update(linkify_citations(text))
+        cited = list(citations) or [Citation(label, 0) for label in citation_labels(text)]
+        self.set_citations(cited)
+
+    async def abandon(self) -> None:
+        """Stop streaming without a final answer."""
+        if self._stream is not None:
+            await self._stream.stop()
+            self._stream = None
+
+    def set_citations(self, citations: Sequence[Citation]) -> None:
+        """One button per cited page."""
+        bar = self.query_one(".citations", Horizontal)
+        bar.remove_children()
+        self.citations = {c.label: (c.page or None) for c in citations}
+        buttons = [
+            Button(f"p. {label}", name=label, classes="citation", compact=True) for label in self.citations
+        ]
+        if buttons:
+            bar.mount(Static("Pages:", classes="citations-title"), *buttons)
+
+    @on(Button.Pressed, ".citation")
+    def _citation_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        label = event.button.name or ""
+        self.post_message(CitationFollowed(label, self.citations.get(label)))
+
+    @on(Markdown.LinkClicked)
+    def _link_clicked(self, event: Markdown.LinkClicked) -> None:
+        event.stop()
+        label = label_from_href(event.href)
+        if label is not None:
+            self.post_message(CitationFollowed(label, self.citations.get(label)))
+        else:
+            self.app.open_url(event.href)

@@ -1,0 +1,78 @@
+"""The list of books: title, author, reading progress and indexing state per book."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.binding import Binding
+from textual.content import Content
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from reader.domain.models import Book
+
+BAR_CELLS = 8
+
+
+def progress_bar(current: int, total: int) -> str:
+    """Reading progress as a small bar of `BAR_CELLS` cells."""
+    filled = round(BAR_CELLS * current / total) if total else 0
+    return "▰" * filled + "▱" * (BAR_CELLS - filled)
+
+
+def index_state(models: Sequence[str], busy: str | None) -> str:
+    """How a book can be searched: lexical only, semantic with a model, or being embedded."""
+    if busy:
+        return busy
+    return f"semantic ({models[0]})" if models else "lexical"
+
+
+def book_prompt(book: Book, models: Sequence[str], busy: str | None, is_open: bool) -> Content:
+    """Two lines for one book."""
+    percent = round(100 * book.current_page / book.page_count) if book.page_count else 0
+    marker = ("▸ ", "bold $accent") if is_open else ("  ", "")
+    title = Content.assemble(marker, (book.title, "bold"))
+    author = Content.assemble("  ", (book.author or "unknown author", "$text-muted"))
+    progress = Content.assemble(
+        "  ",
+        (progress_bar(book.current_page, book.page_count), "$primary"),
+        f" {percent}%",
+        (f" · {index_state(models, busy)}", "$text-muted"),
+    )
+    return Content("\n").join([title, author, progress])
+
+
+class BookList(OptionList):
+    """Books in the library; the option ids are book ids."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", id="library.down", show=False),
+        Binding("k", "cursor_up", "Up", id="library.up", show=False),
+    ]
+
+    def show_books(
+        self,
+        books: Sequence[Book],
+        embedded: dict[str, list[str]],
+        busy: dict[str, str],
+        open_book: str | None,
+        more: str = "",
+    ) -> None:
+        """Replace the options, keeping the highlighted book when it is still listed.
+
+        `more` is a last, disabled line saying how many books are not listed.
+        """
+        highlighted = self.highlighted_option.id if self.highlighted_option else None
+        options = [
+            Option(book_prompt(b, embedded.get(b.id, ()), busy.get(b.id), b.id == open_book), id=b.id)
+            for b in books
+        ]
+        if more:
+            options.append(Option(Content.styled(more, "italic $text-muted"), disabled=True))
+        self.set_options(options)
+        ids = [book.id for book in books]
+        target = highlighted if highlighted in ids else open_book if open_book in ids else None
+        if target is not None:
+            self.highlighted = ids.index(target)
+        elif ids:
+            self.highlighted = 0

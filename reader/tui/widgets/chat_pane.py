@@ -1,0 +1,321 @@
+"""The chat pane: ask about the book; answers stream in and never go past the reading position."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from textual import on, work
+from textual.actions import SkipAction
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.events import DescendantFocus
+from textual.message import Message
+from textual.widgets import Input
+from textual.worker import Worker, WorkerState
+
+from reader.domain.chat import (
+    AnswerEvent,
+    ChatEvent,
+    ChatMessage,
+    Conversation,
+    ErrorEvent,
+    NoticeEvent,
+    TextDelta,
+    ToolInvocationEvent,
+    ToolResultEvent,
+)
+from reader.services import Services
+from reader.tui.screens.conversations_screen import NEW, ConversationsScreen
+from reader.tui.widgets.chat_items import (
+    ErrorItem,
+    NoticeItem,
+    QuestionItem,
+    ToolCallItem,
+    TurnItem,
+)
+
+
+def offline_hint(services: Services) -> str | None:
+    """How to configure a model, when none is."""
+    if services.config.chat.model:
+        return None
+    where = services.config.path or "the config file"
+    return (
+        "No model is configured, so answers are the passages from the pages you have read that best "
+        f"match your question, with their pages. To chat with a model, add to {where}:\n"
+        '[chat]\nmodel = "gpt-4o-mini"   # or "ollama_chat/llama3.1", "openai/NAME" with api_base\n'
+        'api_key_env = "OPENAI_API_KEY"'
+    )
+
+
+class ChatPane(Vertical):
+    """Questions and answers about the open book; one answer at a time, cancellable with Esc."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel answer", id="chat.cancel"),
+        Binding("ctrl+n", "new_conversation", "New chat", id="chat.new"),
+        Binding("ctrl+y", "conversations", "Earlier chats", id="chat.history"),
+    ]
+
+    class EventArrived(Message):
+        """A chat event from the worker for turn `turn`."""
+
+        def __init__(self, turn: int, event: ChatEvent) -> None:
+            super().__init__()
+            self.turn = turn
+            self.event = event
+
+    class TurnEnded(Message):
+        """The worker for turn `turn` is done."""
+
+        def __init__(self, turn: int) -> None:
+            super().__init__()
+            self.turn = turn
+
+    class ConversationsLoaded(Message):
+        """The book's conversations, for the picker."""
+
+        def __init__(self, conversations: list[Conversation]) -> None:
+            super().__init__()
+            self.conversations = conversations
+
+    class MessagesLoaded(Message):
+        """The stored messages of a conversation to show."""
+
+        def __init__(self, conversation_id: int, messages: list[ChatMessage]) -> None:
+            super().__init__()
+            self.conversation_id = conversation_id
+            self.messages = messages
+
+    def __init__(self, services: Services, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.services = services
+        self.book_id: str | None = None
+        self.conversation_id: int | None = None
+        self.turn = 0
+        self.running: TurnItem | None = None
+        self._cancel: threading.Event | None = None
+        self._warmed = False
+
+    def compose(self) -> ComposeResult:
+        yield VerticalScroll(id="chat-log")
+        yield Input(placeholder="Ask about the book…  (a)", id="chat-input")
+
+    def on_mount(self) -> None:
+        self.border_title = "Chat"
+        self.query_one("#chat-log", VerticalScroll).anchor()
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        if not self._warmed:
+            self._warmed = True
+            self._warm_up()
+
+    @work(thread=True, group="chat-warm-up", exit_on_error=False)
+    def _warm_up(self) -> None:
+        """Load the chat machinery (litellm) in the background before the first question."""
+        getattr(self.services, "chat", None)
+
+    @property
+    def chat_log(self) -> VerticalScroll:
+        return self.query_one("#chat-log", VerticalScroll)
+
+    def _chat(self) -> Any:
+        """The chat use case (built on first use, in a worker thread: it loads litellm)."""
+        return getattr(self.services, "chat")  # noqa: B009 - not on Services until the chat lands
+
+    # --- book and conversation -------------------------------------------------------------------
+
+    def set_book(self, book_id: str | None, horizon_label: str = "") -> None:
+        """Start a fresh conversation view for another book."""
+        if book_id == self.book_id:
+            self.set_horizon(horizon_label)
+            return
+        self.stop_running(restore=False)
+        self.book_id = book_id
+        self.conversation_id = None
+        self.set_horizon(horizon_label)
+        self._reset_log()
+
+    def set_horizon(self, label: str) -> None:
+        """Show the page the answers stop at."""
+        self.border_subtitle = f"spoiler-free up to p. {label}" if label else ""
+
+    def _reset_log(self) -> None:
+        self.chat_log.remove_children()
+        if self.book_id is None:
+            self.chat_log.mount(NoticeItem("Open a book to ask about it."))
+            return
+        if hint := offline_hint(self.services):
+            self.chat_log.mount(NoticeItem(hint))
+
+    def action_new_conversation(self) -> None:
+        """Start a new conversation about this book."""
+        self.stop_running(restore=False)
+        self.conversation_id = None
+        self._reset_log()
+        self.query_one("#chat-input", Input).focus()
+
+    def action_conversations(self) -> None:
+        """Pick one of the book's earlier conversations."""
+        if self.book_id is not None:
+            self._load_conversations(self.book_id)
+
+    @work(thread=True, exclusive=True, group="chat-history", exit_on_error=False)
+    def _load_conversations(self, book_id: str) -> None:
+        self.post_message(self.ConversationsLoaded(list(self._chat().conversations(book_id))))
+
+    @on(ConversationsLoaded)
+    def _conversations_loaded(self, event: ConversationsLoaded) -> None:
+        def chosen(choice: int | str | None) -> None:
+            if choice == NEW:
+                self.action_new_conversation()
+            elif isinstance(choice, int):
+                self.open_conversation(choice)
+
+        self.app.push_screen(ConversationsScreen(event.conversations), chosen)
+
+    def open_conversation(self, conversation_id: int) -> None:
+        """Show a stored conversation and continue it."""
+        self.stop_running(restore=False)
+        self._load_messages(conversation_id)
+
+    @work(thread=True, exclusive=True, group="chat-history", exit_on_error=False)
+    def _load_messages(self, conversation_id: int) -> None:
+        messages = list(self._chat().messages(conversation_id))
+        self.post_message(self.MessagesLoaded(conversation_id, messages))
+
+    @on(MessagesLoaded)
+    async def _messages_loaded(self, event: MessagesLoaded) -> None:
+        from reader.tui.widgets.answer_item import AnswerItem
+
+        self.conversation_id = event.conversation_id
+        await self.chat_log.remove_children()
+        items: list[Any] = []
+        for message in event.messages:
+            if message.role == "user":
+                items.append(QuestionItem(message.content))
+            elif message.role == "assistant" and message.content.strip():
+                items.append(AnswerItem(message.content, streaming=False))
+            elif message.role == "tool":
+                items.append(
+                    ToolCallItem(
+                        message.tool_call_id or "", f"{message.name or 'tool'} result", {}, message.content
+                    )
+                )
+        await self.chat_log.mount_all(items or [NoticeItem("This conversation is empty.")])
+        self.chat_log.scroll_end(animate=False)
+
+    # --- asking ----------------------------------------------------------------------------------
+
+    @on(Input.Submitted, "#chat-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        question = event.value.strip()
+        if not question:
+            return
+        if self.book_id is None:
+            self.notify("Open a book first.", severity="warning")
+            return
+        if self.running is not None:
+            self.notify("Wait for the answer, or press Esc to cancel it.", timeout=3)
+            return
+        event.input.value = ""
+        self.ask(question)
+
+    def ask(self, question: str) -> None:
+        """Send `question` about the open book; the answer streams into the log."""
+        assert self.book_id is not None
+        self.turn += 1
+        turn = TurnItem(question)
+        self.running = turn
+        self.chat_log.mount(turn)
+        self.chat_log.anchor()
+        self._cancel = threading.Event()
+        self._ask(self.turn, self.book_id, question, self.conversation_id, self._cancel)
+
+    @work(thread=True, exclusive=True, group="chat", exit_on_error=False)
+    def _ask(
+        self, turn: int, book_id: str, question: str, conversation_id: int | None, cancel: threading.Event
+    ) -> None:
+        try:
+            for event in self._chat().ask(book_id, question, conversation_id=conversation_id, cancel=cancel):
+                if cancel.is_set():
+                    break
+                self.post_message(self.EventArrived(turn, event))
+        finally:
+            self.post_message(self.TurnEnded(turn))
+
+    @on(EventArrived)
+    async def _event(self, message: EventArrived) -> None:
+        turn = self.running
+        if turn is None or message.turn != self.turn:
+            return  # a cancelled turn's late events
+        event = message.event
+        if isinstance(event, TextDelta):
+            await turn.answer.append(event.text)
+        elif isinstance(event, ToolInvocationEvent):
+            turn.add_before_answer(
+                ToolCallItem(event.tool_call_id, event.summary, event.arguments, event.result_text)
+            )
+        elif isinstance(event, ToolResultEvent):
+            if (item := turn.tool_item(event.tool_call_id)) is not None:
+                item.add_results(event.results)
+        elif isinstance(event, NoticeEvent):
+            turn.add_before_answer(NoticeItem(event.message))
+        elif isinstance(event, AnswerEvent):
+            self.conversation_id = event.conversation_id or self.conversation_id
+            await turn.answer.finish(event.text, event.citations)
+        elif isinstance(event, ErrorEvent):
+            self.conversation_id = event.conversation_id or self.conversation_id
+            await turn.answer.abandon()
+            if not turn.answer.text:
+                await turn.answer.remove()
+            await turn.mount(ErrorItem(event.message))
+
+    @on(TurnEnded)
+    def _turn_ended(self, message: TurnEnded) -> None:
+        if message.turn == self.turn:
+            self.running = None
+            self._cancel = None
+
+    @on(Worker.StateChanged)
+    async def _worker_failed(self, event: Worker.StateChanged) -> None:
+        if event.state != WorkerState.ERROR:
+            return
+        error = event.worker.error
+        text = f"{type(error).__name__}: {error}" if error else "unknown error"
+        if event.worker.group == "chat" and self.running is not None:
+            await self.running.mount(ErrorItem(f"The answer failed ({text})."))
+            self.running = None
+        else:
+            await self.chat_log.mount(ErrorItem(f"Could not load conversations ({text})."))
+
+    # --- cancelling ------------------------------------------------------------------------------
+
+    def action_cancel(self) -> None:
+        """Cancel the running answer and put the question back in the input."""
+        if self.running is None:
+            raise SkipAction()
+        self.stop_running(restore=True)
+        self.notify("Answer cancelled; your question is back in the input.", timeout=3)
+
+    def stop_running(self, *, restore: bool) -> None:
+        """Stop the running turn (if any), removing what it showed."""
+        turn = self.running
+        if turn is None:
+            return
+        if self._cancel is not None:
+            self._cancel.set()
+        self.workers.cancel_group(self, "chat")
+        self.running = None
+        self._cancel = None
+        self.turn += 1  # late events of the cancelled turn are ignored
+        self.call_next(turn.answer.abandon)
+        turn.remove()
+        if restore:
+            field = self.query_one("#chat-input", Input)
+            field.value = turn.question
+            field.cursor_position = len(field.value)
+            field.focus()

@@ -1,0 +1,55 @@
+"""One line of key hints for the focused pane (a light stand-in for Textual's Footer)."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Static
+
+
+class KeyHints(Static):
+    """The shown bindings of the focus chain; click a hint to press its key."""
+
+    def on_mount(self) -> None:
+        self._pending = False
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self._show()
+
+    def _bindings_changed(self, screen: Screen) -> None:
+        if screen is self.screen and not self._pending:
+            self._pending = True
+            self.call_after_refresh(self._show)
+
+    def _hints(self) -> list[tuple[str, str, str]]:
+        """(key to press, key as shown, description) per action; a group's bindings share one hint."""
+        hints: list[tuple[str, str, str]] = []
+        group_at: dict[str, int] = {}
+        seen: set[str] = set()
+        for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+            if not binding.show or not enabled or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            key, shown = binding.key.split(",")[0], self.app.get_key_display(binding)
+            if binding.group is None:
+                hints.append((key, shown, binding.description))
+            elif (index := group_at.get(binding.group.description)) is None:
+                group_at[binding.group.description] = len(hints)
+                hints.append((key, shown, binding.group.description))
+            else:
+                first_key, first_shown, description = hints[index]
+                hints[index] = (first_key, first_shown + shown, description)
+        return hints
+
+    def _show(self) -> None:
+        self._pending = False
+        parts = [self._hint(key, shown, description) for key, shown, description in self._hints()]
+        parts.append(self._hint("ctrl+p", "^p", "Commands"))
+        self.update(Content("  ").join(parts))
+
+    @staticmethod
+    def _hint(key: str, shown: str, description: str) -> Content:
+        return Content.assemble((f" {shown} ", "bold $accent"), description).stylize(f"@click=press({key!r})")
+
+    def action_press(self, key: str) -> None:
+        """Press `key` as if typed."""
+        self.app.simulate_key(key)

@@ -1,0 +1,39 @@
+"""The line above the page: title and chapter on the left, page label, index and percent on the right."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.widgets import Static
+
+from reader.tui.reading_session import ShownPage
+
+
+def position_text(page: ShownPage) -> str:
+    """E.g. "p. 57 · 63 of 300 · 21%", plus the reading position when re-reading earlier pages."""
+    text = f"p. {page.label} · {page.number} of {page.page_count} · {page.percent}%"
+    if page.horizon > page.number:
+        text += f" · read to p. {page.horizon_label}"
+    return text
+
+
+class PageHeader(Horizontal):
+    """Title, chapter and position of the page on screen."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="page-title", markup=False)
+        yield Static("", id="page-position", markup=False)
+
+    def show(self, page: ShownPage) -> None:
+        """Describe `page`."""
+        title = Content.styled(page.book.title, "bold")
+        if page.chapter is not None:
+            title = Content.assemble(title, (" — ", "$text-muted"), page.chapter.title)
+        self.query_one("#page-title", Static).update(title)
+        self.query_one("#page-position", Static).update(position_text(page))
+
+    def clear(self, message: str) -> None:
+        """Show `message` instead of a page."""
+        self.query_one("#page-title", Static).update(message)
+        self.query_one("#page-position", Static).update("")

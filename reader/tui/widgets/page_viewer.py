@@ -1,0 +1,239 @@
+"""The page viewer: one page of text at a time, turned and jumped with the keyboard."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Static
+
+from reader.tui.reading_session import ReadingSession, ShownPage
+from reader.tui.screens.confirm_screen import ConfirmScreen
+from reader.tui.screens.goto_screen import GoToScreen
+from reader.tui.screens.toc_screen import TocScreen
+from reader.tui.widgets.page_header import PageHeader
+
+EMPTY_LIBRARY = (
+    "No book is open.\n\nPress i to import a PDF, EPUB, TXT or Markdown file (or a folder of them), "
+    "or pick a book in the library.\n\nTo try reader with a sample novella, run `reader demo`."
+)
+
+
+def page_content(page: ShownPage) -> Content:
+    """The page text, with the chapter heading emphasised on a chapter's first page."""
+    text = page.text or "(This page has no text.)"
+    content = Content(text)
+    chapter = page.chapter
+    if chapter is not None and chapter.start_page == page.number:
+        start = text.find(chapter.title)
+        if 0 <= start < 200:
+            content = content.stylize("bold $page-heading", start, start + len(chapter.title))
+    return content
+
+
+PAGE_GROUP = Binding.Group("Page", compact=True)
+
+
+class PageViewer(VerticalScroll):
+    """Shows the page of a ReadingSession; page turns that queue up render only the last page."""
+
+    BINDINGS = [
+        Binding("right,l", "turn(1)", "Next page", id="page.next", group=PAGE_GROUP),
+        Binding("left,h", "turn(-1)", "Previous page", id="page.previous", group=PAGE_GROUP),
+        Binding("space,pagedown", "page_down", "Scroll, then next page", id="page.down", show=False),
+        Binding("pageup", "page_up", "Scroll back, then previous page", id="page.up", show=False),
+        Binding("down,j", "scroll_down", "Scroll down", id="page.scroll_down", show=False),
+        Binding("up,k", "scroll_up", "Scroll up", id="page.scroll_up", show=False),
+        Binding("home", "first_page", "First page", id="page.first", show=False),
+        Binding("end", "last_page", "Last page", id="page.last", show=False),
+        Binding("right_square_bracket", "next_chapter", "Next chapter", id="page.next_chapter", show=False),
+        Binding(
+            "left_square_bracket",
+            "previous_chapter",
+            "Previous chapter",
+            id="page.previous_chapter",
+            show=False,
+        ),
+        Binding("g", "go_to", "Go to page", id="page.goto"),
+        Binding("t", "contents", "Contents", id="page.contents"),
+        Binding("b,backspace", "back", "Back after a jump", id="page.back", show=False),
+    ]
+
+    class PageShown(Message):
+        """A page was rendered; `horizon_moved` says whether the reading position advanced."""
+
+        def __init__(self, book_id: str, number: int, horizon: int, horizon_moved: bool) -> None:
+            super().__init__()
+            self.book_id = book_id
+            self.number = number
+            self.horizon = horizon
+            self.horizon_moved = horizon_moved
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.session: ReadingSession | None = None
+        self._pending: int | None = None
+        self._pending_end = False
+        self._flush_scheduled = False
+        self.renders = 0
+        """How many pages were rendered (turns that queued up count once)."""
+
+    def compose(self) -> ComposeResult:
+        yield PageHeader(id="page-header")
+        yield Static(EMPTY_LIBRARY, id="page-text", markup=False)
+
+    # --- opening and rendering -------------------------------------------------------------------
+
+    def open(self, session: ReadingSession | None) -> None:
+        """Show `session`'s current page, or the empty-library message for None."""
+        self.session = session
+        self._pending = None
+        if session is None:
+            self.query_one(PageHeader).clear("reader")
+            self.query_one("#page-text", Static).update(EMPTY_LIBRARY)
+            return
+        self._render_page(to_end=False)
+
+    def _render_page(self, *, to_end: bool) -> None:
+        assert self.session is not None
+        page = self.session.shown()
+        self.query_one(PageHeader).show(page)
+        self.query_one("#page-text", Static).update(page_content(page))
+        self.renders += 1
+        if to_end:
+            self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
+        else:
+            self.scroll_home(animate=False, immediate=True)
+
+    def refresh_header(self) -> None:
+        """Describe the page again (after the reading position changed)."""
+        if self.session is not None:
+            self.query_one(PageHeader).show(self.session.shown())
+
+    def _show(self, target: int, *, jump: bool, to_end: bool = False) -> None:
+        session = self.session
+        if session is None:
+            return
+        previous = session.number
+        moved = session.go(target, jump=jump)
+        if session.number == previous and not moved and self.renders:
+            return
+        self._render_page(to_end=to_end)
+        self.post_message(self.PageShown(session.book.id, session.number, session.horizon, moved))
+
+    # --- page turns (coalesced) ------------------------------------------------------------------
+
+    def _queue_turn(self, delta: int, *, to_end: bool = False) -> None:
+        if self.session is None:
+            return
+        base = self._pending if self._pending is not None else self.session.number
+        self._pending = self.session.clamp(base + delta)
+        self._pending_end = to_end
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            self.call_later(self._flush_turns)
+
+    def _flush_turns(self) -> None:
+        self._flush_scheduled = False
+        target, self._pending = self._pending, None
+        if target is not None:
+            self._show(target, jump=False, to_end=self._pending_end)
+
+    def action_turn(self, delta: int) -> None:
+        """Turn `delta` pages (negative turns back)."""
+        self._queue_turn(delta)
+
+    def action_page_down(self) -> None:
+        """Scroll down a screen, or turn to the next page at the bottom."""
+        if self._pending is None and self.scroll_y < self.max_scroll_y:
+            self.scroll_page_down(animate=False)
+        else:
+            self._queue_turn(1)
+
+    def action_page_up(self) -> None:
+        """Scroll up a screen, or turn back to the end of the previous page at the top."""
+        if self._pending is None and self.scroll_y > 0:
+            self.scroll_page_up(animate=False)
+        else:
+            self._queue_turn(-1, to_end=True)
+
+    def action_scroll_down(self) -> None:
+        """Scroll the page down a line."""
+        self.scroll_relative(y=1, animate=False)
+
+    def action_scroll_up(self) -> None:
+        """Scroll the page up a line."""
+        self.scroll_relative(y=-1, animate=False)
+
+    # --- jumps -----------------------------------------------------------------------------------
+
+    def jump_to(self, target: int) -> None:
+        """Go to page `target`, asking first when it is far past the reading position."""
+        session = self.session
+        if session is None:
+            return
+        target = session.clamp(target)
+        if not session.needs_confirmation(target):
+            self._show(target, jump=True)
+            return
+        question = (
+            f"Jump to p. {session.label(target)}? Your reading position moves from "
+            f"p. {session.label(session.horizon)} to p. {session.label(target)}, and the chat may then "
+            "talk about everything up to there."
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._show(target, jump=True)
+
+        self.app.push_screen(ConfirmScreen(question, yes="Jump", no="Stay", title="Spoilers ahead"), answered)
+
+    def action_first_page(self) -> None:
+        """Go to the first page."""
+        self.jump_to(1)
+
+    def action_last_page(self) -> None:
+        """Go to the last page (asks first: it unlocks the whole book)."""
+        if self.session:
+            self.jump_to(self.session.page_count)
+
+    def action_next_chapter(self) -> None:
+        """Go to the start of the next chapter."""
+        if self.session and (start := self.session.next_chapter_start(self.session.number)):
+            self.jump_to(start)
+        elif self.session:
+            self.notify("This is the last chapter.", timeout=2)
+
+    def action_previous_chapter(self) -> None:
+        """Go to the start of this chapter, or of the previous one."""
+        if self.session and (start := self.session.previous_chapter_start(self.session.number)):
+            self.jump_to(start)
+
+    def action_go_to(self) -> None:
+        """Ask for a page label, index, percentage or chapter."""
+        if self.session is None:
+            return
+        titles = [chapter.title for chapter in self.session.chapters]
+        self.app.push_screen(GoToScreen(self.session.resolve, suggestions=titles), self._jump_if_chosen)
+
+    def action_contents(self) -> None:
+        """Show the table of contents."""
+        session = self.session
+        if session is None:
+            return
+        if not session.chapters:
+            self.notify(f"{session.book.title} has no table of contents.", timeout=3)
+            return
+        toc = TocScreen(session.chapters, session.label, session.number, session.horizon)
+        self.app.push_screen(toc, self._jump_if_chosen)
+
+    def _jump_if_chosen(self, number: int | None) -> None:
+        if number is not None:
+            self.jump_to(number)
+
+    def action_back(self) -> None:
+        """Return to the page before the last jump."""
+        if self.session and (previous := self.session.back()) is not None:
+            self._show(previous, jump=False)
