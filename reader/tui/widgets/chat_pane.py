@@ -230,6 +230,7 @@ class ChatPane(Vertical):
         self.turn += 1
         turn = TurnItem(question)
         self.running = turn
+        self.refresh_bindings()
         self.chat_log.mount(turn)
         self.chat_log.anchor()
         self._cancel = threading.Event()
@@ -279,6 +280,7 @@ class ChatPane(Vertical):
         if message.turn == self.turn:
             self.running = None
             self._cancel = None
+            self.refresh_bindings()
 
     @on(Worker.StateChanged)
     async def _worker_failed(self, event: Worker.StateChanged) -> None:
@@ -289,15 +291,22 @@ class ChatPane(Vertical):
         if event.worker.group == "chat" and self.running is not None:
             await self.running.mount(ErrorItem(f"The answer failed ({text})."))
             self.running = None
+            self.refresh_bindings()
         else:
             await self.chat_log.mount(ErrorItem(f"Could not load conversations ({text})."))
 
     # --- cancelling ------------------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc cancels only while an answer runs (otherwise it goes back to the page)."""
+        if action == "cancel":
+            return self.running is not None
+        return True
+
     def action_cancel(self) -> None:
         """Cancel the running answer and put the question back in the input."""
         if self.running is None:
-            raise SkipAction()
+            raise SkipAction()  # let Esc go back to the page
         self.stop_running(restore=True)
         self.notify("Answer cancelled; your question is back in the input.", timeout=3)
 
@@ -311,6 +320,7 @@ class ChatPane(Vertical):
         self.workers.cancel_group(self, "chat")
         self.running = None
         self._cancel = None
+        self.refresh_bindings()
         self.turn += 1  # late events of the cancelled turn are ignored
         self.call_next(turn.answer.abandon)
         turn.remove()
