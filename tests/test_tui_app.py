@@ -296,3 +296,40 @@ def test_empty_library_shows_how_to_start() -> None:
             assert pilot.app.query_one(OptionList).option_count == 0
 
     asyncio.run(run())
+
+
+async def test_search_the_book_up_to_the_reading_position_and_open_a_passage() -> None:
+    from reader.domain.models import SearchResult
+    from reader.tui.screens.search_screen import SearchScreen
+
+    calls: list[tuple[str, str, int]] = []
+
+    class FakeSearch:
+        def search(
+            self, book_id: str, query: str, current_page: int, k: int = 5, mode: str = "auto"
+        ) -> object:
+            calls.append((book_id, query, current_page))
+            hit = SearchResult(
+                "c1", book_id, "The packet had not run for three days.", 2, 2, "2", "2", 1.0, ("lexical",)
+            )
+            return type("Response", (), {"results": [hit], "warnings": (), "correction": None})()
+
+    class ServicesWithSearch(Services):
+        @property
+        def search(self) -> FakeSearch:
+            return FakeSearch()
+
+    base, book = sample_services()
+    services = ServicesWithSearch(base.db, base.config)
+    services.books.set_current_page(book.id, 4)
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        await pilot.press("s")
+        assert isinstance(app.screen, SearchScreen)
+        await pilot.press(*"packet", "enter")
+        await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: app.screen.query_one(OptionList).option_count == 1)
+        assert calls == [(book.id, "packet", 4)]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, SearchScreen) and app.session.number == 2

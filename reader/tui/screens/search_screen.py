@@ -75,6 +75,9 @@ class SearchScreen(ModalScreen[int | None]):
         except ReaderError as error:
             self.post_message(self.Finished(query, [], str(error)))
             return
+        except Exception as error:  # noqa: BLE001 - shown in the dialog, the app keeps running
+            self.post_message(self.Finished(query, [], f"Search failed ({type(error).__name__}: {error})."))
+            return
         results = list(getattr(response, "results", response) or [])
         notes = [str(w) for w in getattr(response, "warnings", ())]
         correction = getattr(response, "correction", None)
