@@ -15,6 +15,7 @@ from reader.tui.screens.help_screen import HelpScreen
 from reader.tui.screens.toc_screen import TocScreen
 from reader.tui.widgets.book_list import BookList
 from reader.tui.widgets.library_pane import LibraryPane
+from reader.tui.widgets.page_text import PageText
 from reader.tui.widgets.page_viewer import PageViewer
 from tests.tui_helpers import sample_services, wait_until, write_book
 
@@ -22,7 +23,7 @@ SIZE = (120, 36)
 
 
 def page_text(app: ReaderApp) -> str:
-    return str(app.query_one("#page-text", Static).content)
+    return app.query_one(PageText).text
 
 
 def header(app: ReaderApp) -> str:

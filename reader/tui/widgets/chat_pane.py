@@ -115,7 +115,10 @@ class ChatPane(Vertical):
     @work(thread=True, group="chat-warm-up", exit_on_error=False)
     def _warm_up(self) -> None:
         """Load the chat machinery (litellm) in the background before the first question."""
-        getattr(self.services, "chat", None)
+        try:
+            getattr(self.services, "chat", None)
+        except Exception:  # noqa: BLE001 - the question itself will report the problem
+            pass
 
     @property
     def chat_log(self) -> VerticalScroll:

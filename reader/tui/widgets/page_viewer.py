@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Static
 
 from reader.tui.reading_session import ReadingSession, ShownPage
 from reader.tui.screens.confirm_screen import ConfirmScreen
 from reader.tui.screens.goto_screen import GoToScreen
 from reader.tui.screens.toc_screen import TocScreen
 from reader.tui.widgets.page_header import PageHeader
+from reader.tui.widgets.page_text import PageText
 
 EMPTY_LIBRARY = (
     "No book is open.\n\nPress i to import a PDF, EPUB, TXT or Markdown file (or a folder of them), "
@@ -36,12 +36,12 @@ def page_content(page: ShownPage) -> Content:
 PAGE_GROUP = Binding.Group("Page", compact=True)
 
 
-class PageViewer(VerticalScroll):
+class PageViewer(Vertical, can_focus=True):
     """Shows the page of a ReadingSession; page turns that queue up render only the last page."""
 
     BINDINGS = [
-        Binding("right,l", "turn(1)", "Next page", id="page.next", group=PAGE_GROUP),
         Binding("left,h", "turn(-1)", "Previous page", id="page.previous", group=PAGE_GROUP),
+        Binding("right,l", "turn(1)", "Next page", id="page.next", group=PAGE_GROUP),
         Binding("space,pagedown", "page_down", "Scroll, then next page", id="page.down", show=False),
         Binding("pageup", "page_up", "Scroll back, then previous page", id="page.up", show=False),
         Binding("down,j", "scroll_down", "Scroll down", id="page.scroll_down", show=False),
@@ -82,7 +82,15 @@ class PageViewer(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield PageHeader(id="page-header")
-        yield Static(EMPTY_LIBRARY, id="page-text", markup=False)
+        yield PageText(id="page-text")
+
+    def on_mount(self) -> None:
+        if self.session is None:
+            self.page_text.show(Content(EMPTY_LIBRARY))
+
+    @property
+    def page_text(self) -> PageText:
+        return self.query_one(PageText)
 
     # --- opening and rendering -------------------------------------------------------------------
 
@@ -92,7 +100,7 @@ class PageViewer(VerticalScroll):
         self._pending = None
         if session is None:
             self.query_one(PageHeader).clear("reader")
-            self.query_one("#page-text", Static).update(EMPTY_LIBRARY)
+            self.page_text.show(Content(EMPTY_LIBRARY))
             return
         self._render_page(to_end=False)
 
@@ -100,12 +108,8 @@ class PageViewer(VerticalScroll):
         assert self.session is not None
         page = self.session.shown()
         self.query_one(PageHeader).show(page)
-        self.query_one("#page-text", Static).update(page_content(page))
+        self.page_text.show(page_content(page), to_end=to_end)
         self.renders += 1
-        if to_end:
-            self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
-        else:
-            self.scroll_home(animate=False, immediate=True)
 
     def refresh_header(self) -> None:
         """Describe the page again (after the reading position changed)."""
@@ -147,25 +151,27 @@ class PageViewer(VerticalScroll):
 
     def action_page_down(self) -> None:
         """Scroll down a screen, or turn to the next page at the bottom."""
-        if self._pending is None and self.scroll_y < self.max_scroll_y:
-            self.scroll_page_down(animate=False)
+        text = self.page_text
+        if self._pending is None and text.scroll_y < text.max_scroll_y:
+            text.scroll_page_down(animate=False)
         else:
             self._queue_turn(1)
 
     def action_page_up(self) -> None:
         """Scroll up a screen, or turn back to the end of the previous page at the top."""
-        if self._pending is None and self.scroll_y > 0:
-            self.scroll_page_up(animate=False)
+        text = self.page_text
+        if self._pending is None and text.scroll_y > 0:
+            text.scroll_page_up(animate=False)
         else:
             self._queue_turn(-1, to_end=True)
 
     def action_scroll_down(self) -> None:
         """Scroll the page down a line."""
-        self.scroll_relative(y=1, animate=False)
+        self.page_text.scroll_relative(y=1, animate=False)
 
     def action_scroll_up(self) -> None:
         """Scroll the page up a line."""
-        self.scroll_relative(y=-1, animate=False)
+        self.page_text.scroll_relative(y=-1, animate=False)
 
     # --- jumps -----------------------------------------------------------------------------------
 

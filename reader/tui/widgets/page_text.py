@@ -1,0 +1,64 @@
+"""The text of one page: wrapped once per page and width; only the visible lines are drawn."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from textual.content import Content
+from textual.events import Resize
+from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.visual import Visual
+
+
+class PageText(ScrollView, can_focus=False, inherit_bindings=False):
+    """Scrolls within its own region, so a new page needs one layout pass, not two (unlike a Static)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.content = Content("")
+        self._strips: list[Strip] = []
+        self._wrapped_width = 0
+        self._line_style = Style()
+        self._line_width = 0
+
+    @property
+    def text(self) -> str:
+        """The plain text shown."""
+        return self.content.plain
+
+    def show(self, content: Content, *, to_end: bool = False) -> None:
+        """Show `content` from its top (or its end)."""
+        self.content = content
+        self._wrap()
+        height = self.scrollable_content_region.height
+        top = max(0, len(self._strips) - height) if to_end else 0
+        self.scroll_to(y=top, animate=False, immediate=True, force=True)
+        self.refresh()
+
+    def _wrap(self) -> None:
+        width = self.scrollable_content_region.width
+        self._wrapped_width = width
+        if width <= 0:
+            self._strips = []
+            return
+        self._strips = Visual.to_strips(self, self.content, width, None, self.visual_style)
+        self.virtual_size = Size(width, len(self._strips))
+
+    def on_resize(self, event: Resize) -> None:
+        if self.scrollable_content_region.width != self._wrapped_width:
+            self._wrap()
+            self.refresh()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # the style and width are the same for every line of one render: look them up once
+        self._line_style = self.rich_style
+        self._line_width = self.scrollable_content_region.width
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        width, style = self._line_width, self._line_style
+        index = self.scroll_offset.y + y
+        if 0 <= index < len(self._strips):
+            return self._strips[index].crop_extend(0, width, style)
+        return Strip.blank(width, style)
