@@ -334,3 +334,35 @@ async def test_search_the_book_up_to_the_reading_position_and_open_a_passage() -
         await pilot.press("enter")
         await pilot.pause()
         assert not isinstance(app.screen, SearchScreen) and app.session.number == 2
+
+
+async def test_import_embeds_in_the_background_when_a_model_is_configured(tmp_path: Path) -> None:
+    from reader.config import Config, EmbeddingsConfig
+
+    embedded: list[str] = []
+
+    class FakeEmbed:
+        def embed_book(self, book_id: str, progress=None) -> None:  # noqa: ANN001
+            for done in range(1, 4):
+                progress(done, 3)
+            embedded.append(book_id)
+
+    class ServicesWithEmbed(Services):
+        @property
+        def embed_use_case(self) -> FakeEmbed:
+            return FakeEmbed()
+
+    base, _ = sample_services()
+    services = ServicesWithEmbed(base.db, Config(embeddings=EmbeddingsConfig(model="fake-embedder")))
+    write_book(tmp_path, "storm.md", "The Storm")
+    seen: list[Message] = []
+    async with ReaderApp(services).run_test(size=SIZE, message_hook=seen.append) as pilot:
+        app = pilot.app
+        app.library.import_paths([tmp_path / "storm.md"])
+        await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: any(isinstance(m, LibraryPane.ImportFinished) for m in seen))
+        steps = [m for m in seen if isinstance(m, LibraryPane.ImportStep) and m.embedding]
+        assert (
+            len(embedded) == 1 and steps and steps[-1].done == 3 and "Embedding storm.md" in steps[-1].label
+        )
+        assert app.library.busy == {}

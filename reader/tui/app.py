@@ -211,6 +211,10 @@ class ReaderApp(App[None]):
         self.notify(
             event.message, severity="information" if event.ok else "error", timeout=4 if event.ok else 8
         )
+        if event.ok and event.book_id in self.sessions:  # reindexed: its pages may have changed
+            del self.sessions[event.book_id]
+            if self.session is not None and self.session.book.id == event.book_id:
+                self.open_book(event.book_id, remember=False)
         self.library.reload()
         if event.ok and event.book_id and self.session is None:
             self.open_book(event.book_id)

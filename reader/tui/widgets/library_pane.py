@@ -50,11 +50,13 @@ class LibraryPane(Vertical):
     class ImportStep(Message):
         """Progress of the background import: what, and done of total (0 = unknown)."""
 
-        def __init__(self, label: str, done: int, total: int) -> None:
+        def __init__(self, label: str, done: int, total: int, embedding: str | None = None) -> None:
             super().__init__()
             self.label = label
             self.done = done
             self.total = total
+            self.embedding = embedding
+            """The id of the book being embedded, during that step."""
 
     class BookImported(Message):
         """One file was handled by the import worker."""
@@ -238,14 +240,14 @@ class LibraryPane(Vertical):
         )
         self.post_message(self.ImportFinished(summary, imported))
 
-    def _throttled(self, label: str) -> Callable[[int, int], None]:
+    def _throttled(self, label: str, embedding: str | None = None) -> Callable[[int, int], None]:
         last = [0.0]
 
         def progress(done: int, total: int) -> None:
             now = time.monotonic()
             if now - last[0] >= PROGRESS_INTERVAL or done == total:
                 last[0] = now
-                self.post_message(self.ImportStep(label, done, total))
+                self.post_message(self.ImportStep(label, done, total, embedding))
 
         return progress
 
@@ -257,9 +259,9 @@ class LibraryPane(Vertical):
         embed = getattr(use_case, "embed_book", None)
         if embed is None:
             return
-        self.post_message(self.ImportStep(label, 0, 0))
+        self.post_message(self.ImportStep(label, 0, 0, book_id))
         try:
-            embed(book_id, progress=self._throttled(label))
+            embed(book_id, progress=self._throttled(label, book_id))
         except Exception as error:  # noqa: BLE001 - embedding is optional; search stays lexical
             self.post_message(
                 self.BookImported(False, f"Embedding failed ({error}); search stays lexical.", None)
@@ -268,7 +270,11 @@ class LibraryPane(Vertical):
     @on(ImportStep)
     def _import_step(self, event: ImportStep) -> None:
         self.query_one(ImportProgress).step(event.label, event.done, event.total)
+        if event.embedding and event.embedding not in self.busy:
+            self.busy = {event.embedding: "embedding…"}
+            self.refresh_list()
 
     @on(ImportFinished)
     def _import_finished(self, event: ImportFinished) -> None:
+        self.busy = {}
         self.query_one(ImportProgress).finish()
