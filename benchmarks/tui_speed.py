@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -242,7 +243,7 @@ def tmux_measure(db_path: Path, env: dict[str, str], runs: int, turns: int) -> d
         launched = time.perf_counter()
         tmux("new-session", "-d", "-s", session, "-x", str(SIZE[0]), "-y", str(SIZE[1]), command)
         try:
-            starts.append((wait_for(session, " of ") - launched) * 1000)
+            starts.append((wait_for(session, " of 1") - launched) * 1000)
             if run == 0:
                 time.sleep(0.5)
                 number = int(tmux_current_page(session))
@@ -258,7 +259,9 @@ def tmux_measure(db_path: Path, env: dict[str, str], runs: int, turns: int) -> d
 
 def tmux_current_page(session: str) -> str:
     line = tmux("capture-pane", "-t", session, "-p").splitlines()[0]
-    return line.split(" of ")[0].split()[-1]
+    match = re.search(r"(\d+) of \d+ ·", line)
+    assert match, line
+    return match.group(1)
 
 
 # --- report --------------------------------------------------------------------------------------
