@@ -45,6 +45,10 @@ class ChatConfig:
     """Seconds to wait for the model."""
     context_window: int = 0
     """Tokens the model accepts; 0 asks litellm and falls back to 8192."""
+    max_retries: int = 3
+    """Retries of a rate-limited (429) or failing (5xx) model call before giving up."""
+    retry_backoff: float = 1.0
+    """Seconds before the first retry; each further retry waits twice as long."""
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reader.adapters.sqlite.book_repository import SqliteBookRepository
 from reader.adapters.sqlite.chunk_repository import SqliteChunkRepository
@@ -16,6 +17,9 @@ from reader.app.page_lookup import PageLookup
 from reader.config import Config, load_config
 from reader.domain.models import Book
 from reader.locations import database_path
+
+if TYPE_CHECKING:
+    from reader.app.chat_with_book import ChatWithBookUseCase
 
 SAMPLE_BOOK = Path(__file__).parent / "samples" / "the_keeper_of_gull_rock.md"
 
@@ -56,6 +60,38 @@ class Services:
     @property
     def pages(self) -> PageLookup:
         return PageLookup(self.books, self.chunks)
+
+    @property
+    def chat(self) -> ChatWithBookUseCase:
+        """The chat about a book; loads litellm (seconds) only when a model is configured."""
+        from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
+        from reader.app.chat_turn import RetryPolicy
+        from reader.app.chat_with_book import ChatSettings, ChatWithBookUseCase
+
+        chat = self.config.chat
+        model = None
+        if chat.model:
+            from reader.adapters.llm.litellm_chat import LitellmChatModel
+            from reader.config import api_key
+
+            model = LitellmChatModel(
+                chat.model,
+                api_base=chat.api_base,
+                api_key=api_key(chat.api_key_env),
+                api_key_env=chat.api_key_env,
+                timeout=chat.timeout,
+                context_window=chat.context_window,
+            )
+        settings = ChatSettings(
+            tool_calling=chat.tool_calling,
+            max_tool_calls=chat.max_tool_calls,
+            retry=RetryPolicy(chat.max_retries, chat.retry_backoff),
+            config_path=str(self.config.path or "the config file"),
+        )
+        searcher = getattr(self, "search", None)
+        return ChatWithBookUseCase(
+            self.books, self.chunks, SqliteConversationRepository(self.db.conn), searcher, model, settings
+        )
 
     def find_book(self, query: str) -> Book:
         return find_book(query, self.books.list())

@@ -117,6 +117,8 @@ class ChatMessage:
     name: str | None = None
     status: str = "complete"
     created_at: str = ""
+    horizon: int | None = None
+    """The reader's page when the message was written; history past a later horizon is not resent."""
 
 
 @dataclass(frozen=True)

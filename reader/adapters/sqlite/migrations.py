@@ -111,6 +111,11 @@ CREATE TABLE settings (
 """
 
 
+_V3_MESSAGE_HORIZON = """
+ALTER TABLE messages ADD COLUMN horizon INTEGER;
+"""
+
+
 def _script(sql: str) -> Callable[[Any], None]:
     def step(conn: Any) -> None:
         for statement in _split_statements(sql):
@@ -138,6 +143,7 @@ def _split_statements(sql: str) -> list[str]:
 MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V1_CORE),
     _script(_V2_EMBEDDINGS_AND_CHAT),
+    _script(_V3_MESSAGE_HORIZON),
 ]
 """MIGRATIONS[i] brings a database from user_version i to i + 1."""
 

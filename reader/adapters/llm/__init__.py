@@ -1,0 +1,1 @@
+"""Language-model adapters (litellm), loaded only when a chat model is used."""

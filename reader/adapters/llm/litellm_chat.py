@@ -1,0 +1,166 @@
+"""The chat model through litellm: streamed replies, tool calls reassembled, errors as one line.
+
+litellm is imported lazily (it takes seconds and fetches a price map unless told not to), so only
+the chat pays for it, never the app's or the other commands' start-up.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from functools import cache
+from typing import Any
+
+from reader.adapters.llm.errors import map_error
+from reader.domain.chat_model import ChatModelError, ModelReply, ModelToolCall
+
+DEFAULT_CONTEXT_WINDOW = 8192
+_LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "0.0.0.0")
+
+
+@cache
+def load_litellm() -> Any:
+    """Import litellm once, offline and quiet."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    litellm.suppress_debug_info = True
+    litellm.set_verbose = False
+    litellm.telemetry = False
+    return litellm
+
+
+class LitellmChatModel:
+    """A litellm chat model (any provider litellm supports, or a local OpenAI-compatible server)."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_base: str = "",
+        api_key: str | None = None,
+        api_key_env: str = "",
+        timeout: float = 60.0,
+        context_window: int = 0,
+    ) -> None:
+        self.model = model
+        self.api_base = api_base
+        self.api_key_env = api_key_env
+        self.timeout = timeout
+        self._api_key = api_key
+        self._context_window = context_window
+        self.litellm = load_litellm()
+
+    @property
+    def name(self) -> str:
+        return self.model
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"LitellmChatModel({self.model!r}, api_base={self.api_base!r})"
+
+    def supports_tools(self) -> bool:
+        try:
+            return bool(self.litellm.supports_function_calling(model=self.model))
+        except Exception:  # noqa: BLE001 - unknown models: configuration decides ([chat] tool_calling)
+            return False
+
+    def context_window(self) -> int:
+        if self._context_window <= 0:
+            self._context_window = DEFAULT_CONTEXT_WINDOW
+            try:
+                info = self.litellm.get_model_info(self.model)
+                self._context_window = int(info.get("max_input_tokens") or info.get("max_tokens") or 0) or (
+                    DEFAULT_CONTEXT_WINDOW
+                )
+            except Exception:  # noqa: BLE001 - unmapped models (local servers) use the default
+                pass
+        return self._context_window
+
+    def _key(self) -> str | None:
+        if self._api_key:
+            return self._api_key
+        if self.api_key_env:
+            raise ChatModelError(
+                f"[chat] api_key_env names {self.api_key_env}, but it is not set in the environment; "
+                f"export {self.api_key_env}=... and try again.",
+                "auth",
+            )
+        if self.api_base and any(host in self.api_base for host in _LOCAL_HOSTS):
+            return "no-key"  # local OpenAI-compatible servers want some key
+        return None
+
+    def stream(
+        self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None
+    ) -> Iterator[str | ModelReply]:
+        """Yield text deltas as they arrive, then the whole reply with its tool calls."""
+        key = self._key()
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": list(messages),
+            "stream": True,
+            "timeout": self.timeout,
+            "max_retries": 0,
+            "drop_params": True,
+        }
+        if tools:
+            kwargs["tools"] = list(tools)
+        if self.api_base:
+            kwargs["api_base"] = self.api_base
+        if key:
+            kwargs["api_key"] = key
+        response: Any = None
+        try:
+            response = self.litellm.completion(**kwargs)
+            chunks = []
+            for chunk in response:
+                chunks.append(chunk)
+                choices = getattr(chunk, "choices", None) or []
+                text = getattr(choices[0].delta, "content", None) if choices else None
+                if text:
+                    yield text
+            yield self._assemble(chunks, messages)
+        except ChatModelError:
+            raise
+        except Exception as error:  # noqa: BLE001 - every failure becomes one line
+            raise map_error(
+                error,
+                model=self.model,
+                api_base=self.api_base,
+                api_key_env=self.api_key_env,
+                timeout=self.timeout,
+                secret=key,
+            ) from None
+        finally:
+            _close(response)
+
+    def _assemble(self, chunks: list[Any], messages: Sequence[dict[str, Any]]) -> ModelReply:
+        if not chunks:
+            raise ChatModelError("The model sent an empty reply; try again.", "malformed")
+        built = self.litellm.stream_chunk_builder(chunks, messages=list(messages))
+        if built is None or not built.choices:
+            raise ChatModelError(
+                "The model's streamed reply could not be put together; try again.", "malformed"
+            )
+        choice = built.choices[0]
+        message = choice.message
+        calls = tuple(
+            ModelToolCall(
+                id=call.id or "",
+                name=(call.function.name or "").strip(),
+                arguments=call.function.arguments or "",
+            )
+            for call in (getattr(message, "tool_calls", None) or [])
+        )
+        return ModelReply(message.content or "", calls, choice.finish_reason or "")
+
+
+def _close(response: Any) -> None:
+    """Close the HTTP stream of a cancelled or finished call."""
+    for target in (getattr(response, "completion_stream", None), response):
+        close = getattr(target, "close", None)
+        if callable(close):
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - best effort
+                pass
+            return

@@ -1,0 +1,87 @@
+"""The history sent to the model: earlier answered turns within the spoiler horizon, trimmed to fit."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from reader.domain.chat import ChatMessage
+
+Message = dict[str, Any]
+
+TRIMMED = "[Trimmed to fit the model's context window; call the tool again if you need this text.]"
+
+
+def estimate_tokens(message: Message) -> int:
+    """A cheap, slightly generous token estimate (about 3.5 characters a token, plus overhead)."""
+    size = len(message.get("content") or "")
+    if message.get("tool_calls"):
+        size += len(json.dumps(message["tool_calls"]))
+    return int(size / 3.5) + 6
+
+
+def total_tokens(messages: Sequence[Message]) -> int:
+    return sum(estimate_tokens(m) for m in messages)
+
+
+def earlier_turns(stored: Sequence[ChatMessage], horizon: int) -> list[list[Message]]:
+    """Earlier question/answer pairs as model messages, oldest first.
+
+    Only turns that ended in a complete answer are kept, without their tool calls (the model can
+    look again), and only when they were written at or before today's horizon: after the reader
+    moves back, answers given from later pages are not resent.
+    """
+    turns: list[list[ChatMessage]] = []
+    for message in stored:
+        if message.role == "user" or not turns:
+            turns.append([message])
+        else:
+            turns[-1].append(message)
+    kept: list[list[Message]] = []
+    for turn in turns:
+        question = turn[0]
+        answers = [
+            m
+            for m in turn[1:]
+            if m.role == "assistant" and m.status == "complete" and not m.tool_calls and m.content.strip()
+        ]
+        if question.role != "user" or not answers:
+            continue
+        if any(m.horizon is not None and m.horizon > horizon for m in turn):
+            continue
+        kept.append(
+            [
+                {"role": "user", "content": question.content},
+                {"role": "assistant", "content": answers[-1].content},
+            ]
+        )
+    return kept
+
+
+def reserve_for_answer(window: int) -> int:
+    """Tokens left free for the model's answer."""
+    return min(1024, window // 4)
+
+
+def fit_to_window(
+    system: Message, history: Sequence[Sequence[Message]], current: Sequence[Message], window: int
+) -> list[Message]:
+    """system + as much recent history as fits + the current turn (oldest tool results trimmed if needed)."""
+    budget = window - reserve_for_answer(window)
+    current_list = [dict(m) for m in current]
+    used = estimate_tokens(system) + total_tokens(current_list)
+    for index in [i for i, m in enumerate(current_list) if m.get("role") == "tool"]:
+        if used <= budget:
+            break
+        before = estimate_tokens(current_list[index])
+        current_list[index]["content"] = TRIMMED
+        used -= before - estimate_tokens(current_list[index])
+    kept: list[Message] = []
+    for turn in reversed(history):
+        cost = total_tokens(turn)
+        if used + cost > budget:
+            break
+        kept[:0] = list(turn)
+        used += cost
+    return [system, *kept, *current_list]

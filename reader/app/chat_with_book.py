@@ -1,0 +1,187 @@
+"""The chat about a book: saves the question, runs a retrieval strategy, streams events, saves the answer."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from reader.app.always_retrieve_strategy import AlwaysRetrieveStrategy
+from reader.app.chat_history import earlier_turns
+from reader.app.chat_tools import BookTools
+from reader.app.chat_turn import ChatStrategy, RetryPolicy, TurnContext
+from reader.app.offline_strategy import OfflinePassagesStrategy
+from reader.app.page_mentions import named_pages, parse_citations
+from reader.app.tool_use_strategy import ToolUseRetrievalStrategy
+from reader.domain.chat import AnswerEvent, ChatEvent, ChatMessage, Conversation, ErrorEvent, TextDelta
+from reader.domain.chat_model import TurnCancelled
+from reader.domain.errors import ReaderError
+from reader.domain.ports import (
+    BookRepository,
+    BookSearcher,
+    ChatModel,
+    ChunkRepository,
+    ConversationRepository,
+)
+
+OFFLINE_HINT = (
+    "No model is configured: these are the passages that best match your question. "
+    'To chat with a model, set [chat] model (e.g. "gpt-4o-mini") in {where}.'
+)
+TITLE_CHARS = 60
+
+
+@dataclass(frozen=True)
+class ChatSettings:
+    """How the chat behaves (from [chat] in the config file)."""
+
+    tool_calling: str = "auto"
+    """"auto" (ask the model adapter), "on" (tool use) or "off" (always retrieve first)."""
+    max_tool_calls: int = 8
+    retry: RetryPolicy = RetryPolicy()
+    config_path: str = "the config file"
+
+
+def choose_strategy(model: ChatModel | None, settings: ChatSettings) -> ChatStrategy:
+    """Offline passages without a model; tool use when the model calls tools; else always retrieve."""
+    if model is None:
+        return OfflinePassagesStrategy(OFFLINE_HINT.format(where=settings.config_path))
+    if settings.tool_calling == "on" or (settings.tool_calling == "auto" and model.supports_tools()):
+        return ToolUseRetrievalStrategy()
+    return AlwaysRetrieveStrategy()
+
+
+def conversation_title(question: str) -> str:
+    text = " ".join(question.split())
+    return text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1].rstrip() + "…"
+
+
+class ChatWithBookUseCase:
+    """Questions about one book, answered from pages up to the reader's position, kept per conversation."""
+
+    def __init__(
+        self,
+        books: BookRepository,
+        chunks: ChunkRepository,
+        conversations: ConversationRepository,
+        searcher: BookSearcher | None,
+        model: ChatModel | None,
+        settings: ChatSettings | None = None,
+    ) -> None:
+        self.books = books
+        self.chunks = chunks
+        self.store = conversations
+        self.searcher = searcher
+        self.model = model
+        self.settings = settings or ChatSettings()
+        self.strategy = choose_strategy(model, self.settings)
+
+    # --- conversations ---------------------------------------------------------------------------
+
+    def conversations(self, book_id: str) -> list[Conversation]:
+        """The book's conversations, newest first."""
+        return self.store.list_for_book(book_id)
+
+    def new_conversation(self, book_id: str) -> int:
+        return self.store.create(book_id)
+
+    def latest_conversation(self, book_id: str) -> int | None:
+        latest = self.store.latest(book_id)
+        return latest.id if latest else None
+
+    def messages(self, conversation_id: int) -> list[ChatMessage]:
+        return self.store.messages(conversation_id)
+
+    # --- asking ----------------------------------------------------------------------------------
+
+    def ask(
+        self,
+        book_id: str,
+        question: str,
+        conversation_id: int | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Iterator[ChatEvent]:
+        """Answer `question`, yielding events; ends with exactly one AnswerEvent or ErrorEvent."""
+        book = self.books.get(book_id)
+        if book is None:
+            yield ErrorEvent(f"No book with id {book_id} in the library.", conversation_id)
+            return
+        conversation = self.store.get(conversation_id) if conversation_id is not None else None
+        if conversation is None or conversation.book_id != book_id:
+            conversation_id = self.store.create(book_id, conversation_title(question))
+        else:
+            conversation_id = conversation.id
+            if not conversation.title:
+                self.store.set_title(conversation_id, conversation_title(question))
+        stored = self.store.messages(conversation_id)
+        self.store.add_message(conversation_id, "user", question, horizon=book.current_page)
+
+        pages = self.books.pages(book_id)
+        chapters = self.books.chapters(book_id)
+        tools = BookTools(
+            book,
+            self.books,
+            self.chunks,
+            self.searcher,
+            named_pages(question, pages, chapters),
+            pages,
+            chapters,
+        )
+
+        def record(role: str, content: str, **fields: Any) -> int:
+            horizon = max(book.current_page, tools.current_page)
+            return self.store.add_message(conversation_id, role, content or "", horizon=horizon, **fields)
+
+        context = TurnContext(
+            book=book,
+            question=question,
+            tools=tools,
+            model=self.model,
+            history=earlier_turns(stored, book.current_page),
+            record=record,
+            cancel=cancel,
+            max_tool_calls=self.settings.max_tool_calls,
+            retry=self.settings.retry,
+        )
+        streamed: list[str] = []
+        finished = False
+        try:
+            for event in self.strategy.run(context):
+                if isinstance(event, AnswerEvent):
+                    record("assistant", event.text)
+                    finished = True
+                    citations = parse_citations(event.text, pages, max(book.current_page, tools.current_page))
+                    yield AnswerEvent(event.text, citations, conversation_id, event.offline)
+                    return
+                if isinstance(event, TextDelta):
+                    streamed.append(event.text)
+                yield event
+                context.check_cancel()
+            raise ReaderError("The answer ended without a result; try asking again.")
+        except TurnCancelled as stop:
+            finished = True
+            self._keep_partial(record, streamed, "cancelled")
+            yield ErrorEvent(str(stop), conversation_id)
+        except ReaderError as error:
+            finished = True
+            self._keep_partial(record, streamed, "error")
+            yield ErrorEvent(" ".join(str(error).split()), conversation_id)
+        except Exception as error:  # noqa: BLE001 - a failed answer is a line in the chat, never a crash
+            finished = True
+            self._keep_partial(record, streamed, "error")
+            yield ErrorEvent(
+                f"The answer failed unexpectedly ({type(error).__name__}: {error}).", conversation_id
+            )
+        finally:
+            if not finished:  # the caller stopped listening (cancelled): keep what streamed so far
+                try:
+                    self._keep_partial(record, streamed, "cancelled")
+                except Exception:  # noqa: BLE001 - closed from another thread or at shutdown
+                    pass
+
+    @staticmethod
+    def _keep_partial(record: Any, streamed: list[str], status: str) -> None:
+        text = "".join(streamed).strip()
+        if text:
+            record("assistant", text, status=status)

@@ -1,0 +1,116 @@
+"""The agent loop for models with function calling: the model searches and reads, then answers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Generator
+from typing import Any
+
+from reader.app.chat_history import Message
+from reader.app.chat_prompt import BUDGET_SPENT, tool_use_prompt
+from reader.app.chat_tools import tool_summary
+from reader.app.chat_turn import TurnContext, call_model
+from reader.domain.chat import (
+    AnswerEvent,
+    ChatEvent,
+    TextDelta,
+    ToolInvocationEvent,
+    ToolResult,
+    ToolResultEvent,
+)
+from reader.domain.chat_model import ChatModelError, ModelToolCall
+
+
+def parse_arguments(name: str, raw: str) -> tuple[dict[str, Any] | None, str]:
+    """The arguments as a dict, or None and an error the model can correct."""
+    if not raw.strip():
+        return {}, ""
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as error:
+        return None, (
+            f"Error: the arguments of {name} are not valid JSON ({error.msg} at character {error.pos}). "
+            'Send one JSON object, e.g. {"query": "the sealed letter"}.'
+        )
+    if not isinstance(value, dict):
+        return None, f"Error: the arguments of {name} must be a JSON object, not {type(value).__name__}."
+    return value, ""
+
+
+class ToolUseRetrievalStrategy:
+    """Loop: stream a reply; run the tools it calls; repeat until it answers or the budget is spent."""
+
+    name = "tools"
+
+    def run(self, context: TurnContext) -> Generator[ChatEvent, None, None]:
+        tools = context.tools
+        budget = context.max_tool_calls
+        system: Message = {"role": "system", "content": tool_use_prompt(context.book, context.label, budget)}
+        definitions = [d.to_openai() for d in tools.definitions]
+        current: list[Message] = [{"role": "user", "content": context.question}]
+        texts: list[str] = []
+        used = 0
+        rounds = 0
+        while True:
+            spent = used >= budget
+            if spent:
+                current.append({"role": "user", "content": BUDGET_SPENT})
+            if texts and texts[-1]:
+                yield TextDelta("\n\n")
+            reply = yield from call_model(context, system, current, None if spent else definitions)
+            rounds += 1
+            texts.append(reply.content.strip())
+            if not reply.tool_calls or spent:
+                answer = "\n\n".join(t for t in texts if t)
+                if not answer:
+                    raise ChatModelError(
+                        "The model gave no answer"
+                        + (f" after {used} tool calls" if used else "")
+                        + "; try asking again or more specifically.",
+                        "malformed",
+                    )
+                yield AnswerEvent(answer)
+                return
+            calls = [
+                ModelToolCall(call.id or f"call_{rounds}_{i}", call.name, call.arguments)
+                for i, call in enumerate(reply.tool_calls)
+            ]
+            assistant: Message = {
+                "role": "assistant",
+                "content": reply.content or None,
+                "tool_calls": [c.to_openai() for c in calls],
+            }
+            current.append(assistant)
+            context.record("assistant", reply.content, tool_calls=assistant["tool_calls"])
+            for call in calls:
+                context.check_cancel()
+                if used >= budget:
+                    result = ToolResult(
+                        f"Not run: the budget of {budget} tool calls for this question is spent. Answer now.",
+                        is_error=True,
+                    )
+                    arguments: dict[str, Any] = {}
+                else:
+                    used += 1
+                    result, arguments = self._dispatch(context, call)
+                current.append({"role": "tool", "tool_call_id": call.id, "content": result.formatted_text})
+                context.record("tool", result.formatted_text, tool_call_id=call.id, name=call.name)
+                yield ToolInvocationEvent(
+                    call.id,
+                    call.name,
+                    arguments,
+                    tool_summary(call.name, arguments, result),
+                    result.formatted_text,
+                    result.is_error,
+                )
+                if result.result_count:
+                    yield ToolResultEvent(call.id, result.query, result.result_count, result.results)
+
+    @staticmethod
+    def _dispatch(context: TurnContext, call: ModelToolCall) -> tuple[ToolResult, dict[str, Any]]:
+        if call.name not in context.tools.handlers:
+            return context.tools.call(call.name, {}), {}
+        arguments, problem = parse_arguments(call.name, call.arguments)
+        if arguments is None:
+            return ToolResult(problem, is_error=True), {"raw": call.arguments}
+        return context.tools.call(call.name, arguments), arguments
