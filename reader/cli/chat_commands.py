@@ -95,7 +95,12 @@ def ask_command(args: argparse.Namespace, services: Services) -> int:
     book = services.find_book(args.book)
     chat = services.chat
     conversation_id = chat.latest_conversation(book.id) if args.resume else None
-    ok, _ = run_turn(chat, book, args.question, conversation_id, args.verbose)
+    try:
+        ok, _ = run_turn(chat, book, args.question, conversation_id, args.verbose)
+    except KeyboardInterrupt:
+        print()
+        error_line("Cancelled; your question is kept in the conversation.")
+        return 130
     return 0 if ok else 1
 
 
