@@ -44,7 +44,13 @@ def map_error(
     detail = _detail(error, secret)
     where = f" at {api_base}" if api_base else ""
     variable = key_variable(model, api_key_env)
-    if isinstance(error, litellm.AuthenticationError) or "api_key" in detail and "must be set" in detail:
+    if "Missing credentials" in detail or ("api_key" in detail and "must be set" in detail):
+        return ChatModelError(
+            f"No API key for {model}; set {variable} in the environment (or name the variable in "
+            "[chat] api_key_env).",
+            "auth",
+        )
+    if isinstance(error, litellm.AuthenticationError):
         return ChatModelError(
             f"The model refused the API key; set {variable} (or [chat] api_key_env) to a valid key.", "auth"
         )
