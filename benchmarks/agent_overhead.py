@@ -74,14 +74,13 @@ def main() -> int:
     parser.add_argument("--workdir", type=Path)
     args = parser.parse_args()
 
-    from tests.support import scripted_server as scripted
-
     from reader.adapters.llm.litellm_chat import LitellmChatModel
     from reader.app.chat_with_book import ChatSettings, ChatWithBookUseCase
     from reader.cli.library_commands import import_sample
     from reader.config import Config
     from reader.domain.chat import AnswerEvent, ToolInvocationEvent
     from reader.services import Services
+    from tests.support import scripted_server as scripted
 
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="reader-agent-bench-"))
     services = Services.open(workdir / "library.db", Config())

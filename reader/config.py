@@ -25,6 +25,10 @@ class EmbeddingsConfig:
     """Texts per embedding request."""
     timeout: float = 30.0
     """Seconds to wait for one embedding request."""
+    max_retries: int = 3
+    """Retries of a rate-limited (429), failing (5xx) or timed-out batch while embedding a book."""
+    retry_backoff: float = 1.0
+    """Seconds before the first retry; each further retry waits twice as long."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,9 @@ class ChatConfig:
     """Retries of a rate-limited (429) or failing (5xx) model call before giving up."""
     retry_backoff: float = 1.0
     """Seconds before the first retry; each further retry waits twice as long."""
+    pdf_input: str = "auto"
+    """"auto" (ask litellm whether the model reads PDFs), "on" or "off": pages with figures go to the
+    model as one-page PDFs when on, else as text with a note that they have figures."""
 
 
 @dataclass(frozen=True)
@@ -103,8 +110,9 @@ def load_config(path: Path | None = None) -> Config:
     if unknown:
         raise ReaderError(f"{path}: unknown section [{sorted(unknown)[0]}]; known: {', '.join(sections)}.")
     parsed = {name: _section(cls, data.get(name, {}), name, path) for name, cls in sections.items()}
-    if parsed["chat"].tool_calling not in {"auto", "on", "off"}:
-        raise ReaderError(f"{path}: [chat] tool_calling must be auto, on or off.")
+    for key in ("tool_calling", "pdf_input"):
+        if getattr(parsed["chat"], key) not in {"auto", "on", "off"}:
+            raise ReaderError(f"{path}: [chat] {key} must be auto, on or off.")
     return Config(path=path, **parsed)
 
 

@@ -19,7 +19,18 @@ from reader.domain.models import Book
 from reader.locations import database_path
 
 if TYPE_CHECKING:
+    from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
+    from reader.adapters.llm.litellm_chat import LitellmChatModel
+    from reader.adapters.llm.litellm_embeddings import LitellmEmbeddingProvider
+    from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
+    from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
+    from reader.adapters.sqlite.vector_store import SqliteVectorStore
     from reader.app.chat_with_book import ChatWithBookUseCase
+    from reader.app.embed_books import EmbedBooksUseCase
+    from reader.app.enrich_pages import EnrichPagesUseCase
+    from reader.app.search_books import SearchBooksUseCase
+    from reader.app.summaries import SummariesUseCase
+    from reader.app.xray import XRayUseCase
 
 SAMPLE_BOOK = Path(__file__).parent / "samples" / "the_keeper_of_gull_rock.md"
 
@@ -58,8 +69,121 @@ class Services:
         return ImportBooksUseCase(self.books, extractor_for, INDEX_VERSION, SUPPORTED_SUFFIXES)
 
     @property
+    def page_files(self) -> PypdfPageFiles:
+        """Pages of a PDF book's file as PDFs of their own (pypdf loads on first use)."""
+        from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
+
+        return PypdfPageFiles()
+
+    @property
     def pages(self) -> PageLookup:
         return PageLookup(self.books, self.chunks)
+
+    @property
+    def vectors(self) -> SqliteVectorStore:
+        from reader.adapters.sqlite.vector_store import SqliteVectorStore
+
+        return SqliteVectorStore(self.db.conn)
+
+    @property
+    def concepts(self) -> SqliteConceptRepository:
+        from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
+
+        return SqliteConceptRepository(self.db.conn)
+
+    @property
+    def xray(self) -> XRayUseCase:
+        """People, places and terms of a book up to a page (the concept map built at import)."""
+        from reader.app.xray import XRayUseCase
+
+        return XRayUseCase(self.books, self.chunks, self.concepts)
+
+    def summaries_for(self, *, offline: bool = False, reuse_model: bool = False) -> SummariesUseCase:
+        """Chapter summaries and recaps: map-reduce with the [chat] model, else (or `offline`) extractive.
+
+        With `reuse_model` (and offline) the model is not called, but its cached summaries are used.
+        """
+        from reader.adapters.sqlite.summary_repository import SqliteSummaryRepository
+        from reader.app.summaries import SummariesUseCase
+
+        model = None if offline else self.chat_model
+        reuse = self.config.chat.model or None if reuse_model else None
+        return SummariesUseCase(
+            self.books,
+            self.chunks,
+            SqliteSummaryRepository(self.db.conn),
+            model,
+            self.enrichments.summaries,
+            reuse,
+        )
+
+    @property
+    def embedding_provider(self) -> LitellmEmbeddingProvider | None:
+        """The configured embedding model (litellm loads on its first call), or None: lexical search."""
+        settings = self.config.embeddings
+        if not settings.model:
+            return None
+        from reader.adapters.llm.litellm_embeddings import LitellmEmbeddingProvider
+        from reader.config import api_key
+
+        return LitellmEmbeddingProvider(
+            settings.model,
+            api_base=settings.api_base,
+            api_key=api_key(settings.api_key_env),
+            api_key_env=settings.api_key_env,
+            batch_size=settings.batch_size,
+            timeout=settings.timeout,
+            max_retries=settings.max_retries,
+            retry_backoff=settings.retry_backoff,
+        )
+
+    @property
+    def search(self) -> SearchBooksUseCase:
+        from reader.adapters.sqlite.search_index import SqliteSearchIndex
+        from reader.app.search_books import SearchBooksUseCase
+
+        return SearchBooksUseCase(
+            self.books,
+            SqliteSearchIndex(self.db.conn),
+            self.vectors,
+            self.embedding_provider,
+            self._config_hint,
+        )
+
+    @property
+    def embed_use_case(self) -> EmbedBooksUseCase:
+        from reader.app.embed_books import EmbedBooksUseCase
+
+        return EmbedBooksUseCase(
+            self.books,
+            self.chunks,
+            self.vectors,
+            self.embedding_provider,
+            self.config.embeddings.batch_size,
+            self._config_hint,
+        )
+
+    @property
+    def _config_hint(self) -> str:
+        return str(self.config.path or "the config file")
+
+    @property
+    def chat_model(self) -> LitellmChatModel | None:
+        """The [chat] model (litellm loads when it is built), or None when none is configured."""
+        chat = self.config.chat
+        if not chat.model:
+            return None
+        from reader.adapters.llm.litellm_chat import LitellmChatModel
+        from reader.config import api_key
+
+        return LitellmChatModel(
+            chat.model,
+            api_base=chat.api_base,
+            api_key=api_key(chat.api_key_env),
+            api_key_env=chat.api_key_env,
+            timeout=chat.timeout,
+            context_window=chat.context_window,
+        )
 
     @property
     def chat(self) -> ChatWithBookUseCase:
@@ -67,30 +191,54 @@ class Services:
         from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
         from reader.app.chat_turn import RetryPolicy
         from reader.app.chat_with_book import ChatSettings, ChatWithBookUseCase
+        from reader.app.knowledge_tools import BookKnowledge
 
         chat = self.config.chat
-        model = None
-        if chat.model:
-            from reader.adapters.llm.litellm_chat import LitellmChatModel
-            from reader.config import api_key
-
-            model = LitellmChatModel(
-                chat.model,
-                api_base=chat.api_base,
-                api_key=api_key(chat.api_key_env),
-                api_key_env=chat.api_key_env,
-                timeout=chat.timeout,
-                context_window=chat.context_window,
-            )
+        model = self.chat_model
         settings = ChatSettings(
             tool_calling=chat.tool_calling,
             max_tool_calls=chat.max_tool_calls,
             retry=RetryPolicy(chat.max_retries, chat.retry_backoff),
-            config_path=str(self.config.path or "the config file"),
+            config_path=self._config_hint,
+            pdf_input=chat.pdf_input,
         )
-        searcher = getattr(self, "search", None)
         return ChatWithBookUseCase(
-            self.books, self.chunks, SqliteConversationRepository(self.db.conn), searcher, model, settings
+            self.books,
+            self.chunks,
+            SqliteConversationRepository(self.db.conn),
+            self.search,
+            model,
+            settings,
+            self.page_files,
+            # no model calls inside a tool call: extractive summaries, or the model's where `reader recap`
+            # (or the app's recap) already made them
+            BookKnowledge(self.xray, self.summaries_for(offline=True, reuse_model=True)),
+        )
+
+    @property
+    def enrichments(self) -> SqliteEnrichmentRepository:
+        from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
+
+        return SqliteEnrichmentRepository(self.db.conn)
+
+    @property
+    def enrich(self) -> EnrichPagesUseCase:
+        """Page enrichment with the [chat] model; loads litellm (seconds) only when a model is configured."""
+        from reader.app.chat_turn import RetryPolicy
+        from reader.app.chat_with_book import reads_pdf
+        from reader.app.enrich_pages import EnrichPagesUseCase
+
+        chat = self.config.chat
+        model = self.chat_model
+        return EnrichPagesUseCase(
+            self.books,
+            self.chunks,
+            self.enrichments,
+            model,
+            page_files=self.page_files,
+            pdf_input=reads_pdf(model, chat.pdf_input),
+            retry=RetryPolicy(chat.max_retries, chat.retry_backoff),
+            config_hint=self._config_hint,
         )
 
     def find_book(self, query: str) -> Book:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.fixtures import scripted_server  # noqa: F401 - a fixture for every test
+
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
 

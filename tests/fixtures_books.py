@@ -62,6 +62,74 @@ def write_pdf(
     return path
 
 
+FIGURE_LAYOUTS = ("figure", "captioned", "vector", "prose", "prose+small", "blank")
+"""Pages `write_figure_pdf` can make: a full-page image; an image with a caption; a vector chart with a
+caption; a page of prose; prose with a small image; an empty page."""
+
+PROSE = (
+    "The keeper climbed the stair each night and trimmed the wick by the light of the harbour. "
+    "Salt fog pressed at the glass while the bell rang over the cold grey water below the cliff. "
+)
+
+
+def figure_png(width: int = 240, height: int = 180) -> bytes:
+    """A small diagram as PNG bytes (boxes and a line), for pages with figures."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((10, 10, width - 10, height - 10), outline="black", width=3)
+    draw.line((10, height - 10, width - 10, 10), fill="red", width=3)
+    draw.ellipse((width // 3, height // 3, width // 2, height // 2), outline="blue", width=2)
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def write_figure_pdf(path: Path, layouts: Sequence[str], *, title: str = "Figures and Prose") -> Path:
+    """A PDF with one page per entry of `layouts` (see FIGURE_LAYOUTS); page n's text names n."""
+    import io
+
+    from fpdf import FPDF
+
+    png = figure_png()
+    pdf = FPDF()
+    pdf.set_title(title)
+    pdf.set_font("Helvetica", size=11)
+    pdf.set_auto_page_break(False)
+    line = {"new_x": "LMARGIN", "new_y": "NEXT"}
+    for number, layout in enumerate(layouts, start=1):
+        pdf.add_page()
+        if layout == "figure":
+            pdf.image(io.BytesIO(png), x=0, y=0, w=pdf.w, h=pdf.h)
+        elif layout == "captioned":
+            pdf.image(io.BytesIO(png), x=20, y=25, w=170)
+            pdf.set_xy(pdf.l_margin, 160)
+            pdf.multi_cell(0, 6, f"Figure {number}. The lamp mechanism of the light, page {number}.", **line)
+        elif layout == "vector":
+            pdf.set_fill_color(90, 120, 200)
+            for bar in range(6):
+                height = 30 + 18 * (bar % 4)
+                pdf.rect(30 + bar * 26, 200 - height, 18, height, style="F")
+            pdf.line(25, 200, 190, 200)
+            pdf.line(25, 40, 25, 200)
+            pdf.set_xy(pdf.l_margin, 210)
+            pdf.multi_cell(0, 6, f"Figure {number}. Storms per month at the rock, page {number}.", **line)
+        elif layout in ("prose", "prose+small"):
+            pdf.set_xy(pdf.l_margin, 20)
+            pdf.multi_cell(0, 6, page_words(number), **line)
+            for _ in range(13 if layout == "prose" else 11):
+                pdf.multi_cell(0, 6, PROSE * 2, **line)
+            if layout == "prose+small":
+                pdf.image(io.BytesIO(png), x=pdf.w - 40, y=pdf.h - 35, w=24)
+        elif layout != "blank":
+            raise ValueError(f"unknown page layout {layout!r}")
+    pdf.output(str(path))
+    return path
+
+
 def add_page_labels(path: Path, roman_pages: int) -> Path:
     """Label the first `roman_pages` pages i, ii, iii... and the rest 1, 2, 3... (rewrites the file)."""
     from pypdf import PdfReader, PdfWriter

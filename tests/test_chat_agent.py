@@ -7,10 +7,7 @@ import pytest
 from reader.app.chat_prompt import BUDGET_SPENT
 from reader.domain.chat import AnswerEvent, ErrorEvent, TextDelta, ToolInvocationEvent, ToolResultEvent
 from tests.chat_helpers import ask, chat_services, final, later_texts, needs_search, tool_messages
-
-scripted = pytest.importorskip(
-    "tests.support.scripted_server", reason="the scripted model server has not landed"
-)
+from tests.support import scripted_server as scripted
 
 
 @pytest.fixture
@@ -38,6 +35,9 @@ def test_streamed_text_arrives_as_deltas_with_citations_and_is_saved(server) -> 
         "read_pages",
         "get_current_page",
         "set_current_page",
+        "lookup_concept",
+        "chapter_summary",
+        "story_so_far",
     }
     stored = chat.messages(answer.conversation_id or 0)
     assert [(m.role, m.content) for m in stored] == [

@@ -9,10 +9,7 @@ import pytest
 
 from reader.domain.chat import AnswerEvent, ErrorEvent, TextDelta
 from tests.chat_helpers import ask, chat_services, final
-
-scripted = pytest.importorskip(
-    "tests.support.scripted_server", reason="the scripted model server has not landed"
-)
+from tests.support import scripted_server as scripted
 
 
 @pytest.fixture
@@ -42,6 +39,24 @@ def test_a_refused_api_key_says_which_variable_to_set(server, monkeypatch: pytes
     assert server.chat_requests()[0]  # the key went in the request, never into the database:
     rows = services.db.conn.execute("SELECT content, coalesce(tool_calls, '') FROM messages").fetchall()
     assert rows and not any("sk-secret-value" in "".join(row) for row in rows)
+
+
+@pytest.mark.parametrize(
+    ("reply", "start"),
+    [
+        # litellm raises BadRequestError (401) / APIError (403) for these bodies; the status decides
+        (scripted.error(401, "Invalid API Key"), "The model refused the API key; set OPENAI_API_KEY"),
+        (scripted.error(403, "Project does not have access"), "The server at http://127.0.0.1:"),
+        (scripted.error(404, "Invalid URL", code="unknown_url"), "Model 'openai/scripted' was not found at"),
+    ],
+    ids=["401-other-wording", "403", "404-unknown-url"],
+)
+def test_the_http_status_decides_the_kind_of_failure(server, reply, start: str) -> None:
+    server.script_chat(reply)
+    services, book = chat_services(server.base_url)
+    message = failed(ask(services.chat, book, "Hello?"))
+    assert message.startswith(start), message
+    assert len(server.chat_requests()) == 1  # not retried
 
 
 def test_a_missing_key_variable_is_named(server) -> None:

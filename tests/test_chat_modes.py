@@ -13,10 +13,7 @@ from reader.app.tool_use_strategy import ToolUseRetrievalStrategy
 from reader.cli.main import main
 from reader.domain.chat import AnswerEvent, NoticeEvent, TextDelta, ToolInvocationEvent, ToolResultEvent
 from tests.chat_helpers import ask, chat_services, final, needs_search
-
-scripted = pytest.importorskip(
-    "tests.support.scripted_server", reason="the scripted model server has not landed"
-)
+from tests.support import scripted_server as scripted
 
 
 @pytest.fixture
@@ -26,19 +23,20 @@ def server():
 
 
 @needs_search
-def test_always_retrieve_reformulates_searches_and_answers_from_the_passages(server) -> None:
-    server.script_chat(scripted.text("Silas Crane boatman"), scripted.text("He is the boatman [p. 1]."))
+def test_always_retrieve_routes_searches_and_answers_from_the_passages(server) -> None:
+    route = '{"route": "BOOK", "confidence": 0.9, "suggested_queries": ["Silas Crane boatman"]}'
+    server.script_chat(scripted.text(route), scripted.text("He is the boatman [p. 1]."))
     services, book = chat_services(server.base_url, page=10, tool_calling="off")
     chat = services.chat
     assert isinstance(chat.strategy, AlwaysRetrieveStrategy)
     events = ask(chat, book, "Who rowed her out to the rock?")
-    (invocation,) = [e for e in events if isinstance(e, ToolInvocationEvent)]
-    assert invocation.arguments == {"query": "Silas Crane boatman"}
+    routed, invocation = [e for e in events if isinstance(e, ToolInvocationEvent)]
+    assert routed.name == "route_question" and invocation.arguments == {"query": "Silas Crane boatman"}
     (hits,) = [e for e in events if isinstance(e, ToolResultEvent)]
     assert hits.results and all(r.end_page <= 10 for r in hits.results)
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "He is the boatman [p. 1]."
-    reformulate, answer = server.chat_requests()
-    assert "tools" not in reformulate and "tools" not in answer
+    routing, answer = server.chat_requests()
+    assert "tools" not in routing and "tools" not in answer
     assert answer["messages"][-1]["content"].startswith("Passages from the book:")
     assert "Who rowed her out to the rock?" in answer["messages"][-1]["content"]
     assert isinstance(final(events), AnswerEvent)

@@ -17,7 +17,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_printed_labels_and_outline_reach_the_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_printed_labels_and_outline_reach_the_commands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     pdf = write_pdf(tmp_path / "labelled.pdf", pages=6, title="Labelled")
     add_page_labels(pdf, roman_pages=2)
     add_outline(pdf, [("Preface", 0, 0), ("Chapter One", 2, 0), ("A Section", 3, 1), ("Chapter Two", 4, 0)])
@@ -64,7 +66,9 @@ def test_image_only_pages_import_with_a_warning(tmp_path: Path, capsys: pytest.C
     assert any("no text layer" in w for w in json.loads(out)["warnings"])
 
 
-def test_corrupt_pdf_fails_cleanly_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_corrupt_pdf_fails_cleanly_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     pdf = truncate(write_pdf(tmp_path / "broken.pdf", pages=5), keep=0.4)
     code, _, err = run(capsys, "import", str(pdf))
     assert code == 1 and "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -17,6 +17,7 @@ from reader.tui.widgets.book_list import BookList
 from reader.tui.widgets.library_pane import LibraryPane
 from reader.tui.widgets.page_text import PageText
 from reader.tui.widgets.page_viewer import PageViewer
+from tests.support.scripted_server import ScriptedServer
 from tests.tui_helpers import sample_services, wait_until, write_book
 
 SIZE = (120, 36)
@@ -300,69 +301,64 @@ def test_empty_library_shows_how_to_start() -> None:
 
 
 async def test_search_the_book_up_to_the_reading_position_and_open_a_passage() -> None:
-    from reader.domain.models import SearchResult
     from reader.tui.screens.search_screen import SearchScreen
 
-    calls: list[tuple[str, str, int]] = []
-
-    class FakeSearch:
-        def search(
-            self, book_id: str, query: str, current_page: int, k: int = 5, mode: str = "auto"
-        ) -> object:
-            calls.append((book_id, query, current_page))
-            hit = SearchResult(
-                "c1", book_id, "The packet had not run for three days.", 2, 2, "2", "2", 1.0, ("lexical",)
-            )
-            return type("Response", (), {"results": [hit], "warnings": (), "correction": None})()
-
-    class ServicesWithSearch(Services):
-        @property
-        def search(self) -> FakeSearch:
-            return FakeSearch()
-
-    base, book = sample_services()
-    services = ServicesWithSearch(base.db, base.config)
+    services, book = sample_services()
     services.books.set_current_page(book.id, 4)
     async with ReaderApp(services).run_test(size=SIZE) as pilot:
         app = pilot.app
         await pilot.press("s")
         assert isinstance(app.screen, SearchScreen)
-        await pilot.press(*"packet", "enter")
+        await pilot.press(*"packet harbour", "enter")
         await app.workers.wait_for_complete()
-        await wait_until(pilot, lambda: app.screen.query_one(OptionList).option_count == 1)
-        assert calls == [(book.id, "packet", 4)]
+        results = app.screen.query_one(OptionList)
+        await wait_until(pilot, lambda: results.option_count > 0)
+        shown = [str(results.get_option_at_index(i).prompt) for i in range(results.option_count)]
+        assert "packet had not run" in " ".join(shown)
+        search_input = app.screen.query_one(Input)
+        search_input.value = "Gideon Thorne killed Edmund Halloran"  # the reveal, on p. 28
+        search_input.focus()
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        note = app.screen.query_one("#search-note", Static)
+        await wait_until(pilot, lambda: "Gideon Thorne killed" in str(note.content))
+        shown = [str(results.get_option_at_index(i).prompt) for i in range(results.option_count)]
+        assert shown and not any("killed Edmund" in line for line in shown)
+        assert {line.split("  ")[0] for line in shown} <= {"p. 1", "p. 2", "p. 3", "p. 4"}
+        search_input.value = "packet"
+        search_input.focus()
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: results.option_count > 0)
+        results.focus()
+        results.highlighted = 0
         await pilot.press("enter")
         await pilot.pause()
-        assert not isinstance(app.screen, SearchScreen) and app.session.number == 2
+        assert not isinstance(app.screen, SearchScreen) and app.session.number == 1
 
 
-async def test_import_embeds_in_the_background_when_a_model_is_configured(tmp_path: Path) -> None:
+async def test_import_embeds_in_the_background_when_a_model_is_configured(
+    tmp_path: Path, scripted_server: ScriptedServer
+) -> None:
     from reader.config import Config, EmbeddingsConfig
 
-    embedded: list[str] = []
-
-    class FakeEmbed:
-        def embed_book(self, book_id: str, progress=None) -> None:  # noqa: ANN001
-            for done in range(1, 4):
-                progress(done, 3)
-            embedded.append(book_id)
-
-    class ServicesWithEmbed(Services):
-        @property
-        def embed_use_case(self) -> FakeEmbed:
-            return FakeEmbed()
-
     base, _ = sample_services()
-    services = ServicesWithEmbed(base.db, Config(embeddings=EmbeddingsConfig(model="fake-embedder")))
+    config = Config(
+        embeddings=EmbeddingsConfig(
+            model="openai/scripted-embed", api_base=scripted_server.base_url, batch_size=4
+        )
+    )
+    services = Services(base.db, config)
     write_book(tmp_path, "storm.md", "The Storm")
     seen: list[Message] = []
     async with ReaderApp(services).run_test(size=SIZE, message_hook=seen.append) as pilot:
         app = pilot.app
         app.library.import_paths([tmp_path / "storm.md"])
+        await wait_until(pilot, lambda: any(isinstance(m, LibraryPane.ImportFinished) for m in seen), 20)
         await app.workers.wait_for_complete()
-        await wait_until(pilot, lambda: any(isinstance(m, LibraryPane.ImportFinished) for m in seen))
         steps = [m for m in seen if isinstance(m, LibraryPane.ImportStep) and m.embedding]
-        assert (
-            len(embedded) == 1 and steps and steps[-1].done == 3 and "Embedding storm.md" in steps[-1].label
-        )
+        assert steps and steps[-1].done == steps[-1].total > 0 and "Embedding storm.md" in steps[-1].label
+        book = next(b for b in services.books.list() if b.title == "The Storm")
+        (vectors,) = services.vectors.book_vectors(book.id)
+        assert vectors.complete and len(scripted_server.embedding_requests()) >= 2
         assert app.library.busy == {}

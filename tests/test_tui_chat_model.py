@@ -11,11 +11,9 @@ from textual.widgets import Button, Markdown
 from reader.services import Services
 from reader.tui.app import ReaderApp
 from reader.tui.widgets.chat_pane import ChatPane
+from tests.support import scripted_server as scripted
 from tests.tui_helpers import sample_services, wait_until
 
-scripted = pytest.importorskip(
-    "tests.support.scripted_server", reason="the scripted model server has not landed"
-)
 if not hasattr(Services, "chat"):
     pytest.skip("the chat use case has not landed", allow_module_level=True)
 

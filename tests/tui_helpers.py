@@ -1,17 +1,14 @@
-"""Helpers for the app's tests: a library with the sample book, a scripted chat, waiting."""
+"""Helpers for the app's tests: a library with the sample book, a small generated book, waiting."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
 
 from reader.cli.library_commands import import_sample
-from reader.domain.chat import ChatEvent, ChatMessage, Conversation
 from reader.domain.models import Book
 from reader.services import Services
 
@@ -46,59 +43,3 @@ async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], timeout: 
             raise AssertionError("condition not met in time")
         await pilot.pause(0.02)
         loop_time += 0.02
-
-
-@dataclass
-class FakeChat:
-    """Stands in for ChatWithBookUseCase: replays scripted events per question."""
-
-    script: list[Sequence[ChatEvent]] = field(default_factory=list)
-    block: threading.Event | None = None
-    """When set, the answer waits here (after its first event) until released or cancelled."""
-    asked: list[tuple[str, str, int | None]] = field(default_factory=list)
-    conversations_by_book: dict[str, list[Conversation]] = field(default_factory=dict)
-    stored: dict[int, list[ChatMessage]] = field(default_factory=dict)
-
-    def ask(
-        self,
-        book_id: str,
-        question: str,
-        conversation_id: int | None = None,
-        cancel: threading.Event | None = None,
-    ) -> Iterator[ChatEvent]:
-        self.asked.append((book_id, question, conversation_id))
-        events = self.script.pop(0) if self.script else ()
-        for index, event in enumerate(events):
-            if cancel is not None and cancel.is_set():
-                return
-            yield event
-            if index == 0 and self.block is not None:
-                while not self.block.wait(0.01):
-                    if cancel is not None and cancel.is_set():
-                        return
-
-    def conversations(self, book_id: str) -> list[Conversation]:
-        return self.conversations_by_book.get(book_id, [])
-
-    def new_conversation(self, book_id: str) -> int:
-        return 99
-
-    def messages(self, conversation_id: int) -> list[ChatMessage]:
-        return self.stored.get(conversation_id, [])
-
-
-class ServicesWithChat(Services):
-    """Services whose chat is a FakeChat (the real one needs litellm and a model)."""
-
-    fake_chat: FakeChat
-
-    @property
-    def chat(self) -> FakeChat:  # type: ignore[override]
-        return self.fake_chat
-
-
-def services_with_chat(chat: FakeChat) -> tuple[ServicesWithChat, Book]:
-    base = Services.open()
-    services = ServicesWithChat(base.db, base.config)
-    services.fake_chat = chat
-    return services, import_sample(services)

@@ -11,11 +11,36 @@ from reader.domain.chat import ChatMessage
 Message = dict[str, Any]
 
 TRIMMED = "[Trimmed to fit the model's context window; call the tool again if you need this text.]"
+FILE_LEFT_OUT = "[The attached page was left out to fit the model's context window; rely on its text.]"
+FILE_PART_CHARS = 6000
+"""What one attached PDF page counts for (providers bill a page as its text plus an image, ~1,500 tokens)."""
+
+
+def content_chars(content: Any) -> int:
+    """Characters a message's content counts for: its text, and FILE_PART_CHARS per attached file."""
+    if isinstance(content, list):
+        return sum(
+            FILE_PART_CHARS if part.get("type") == "file" else len(str(part.get("text") or ""))
+            for part in content
+            if isinstance(part, dict)
+        )
+    return len(content or "")
+
+
+def without_files(message: Message) -> Message:
+    """The message with its attached files replaced by a short note."""
+    content = message.get("content")
+    if not isinstance(content, list) or not any(
+        isinstance(p, dict) and p.get("type") == "file" for p in content
+    ):
+        return message
+    kept = [p for p in content if not (isinstance(p, dict) and p.get("type") == "file")]
+    return {**message, "content": [*kept, {"type": "text", "text": FILE_LEFT_OUT}]}
 
 
 def estimate_tokens(message: Message) -> int:
     """A cheap, slightly generous token estimate (about 3.5 characters a token, plus overhead)."""
-    size = len(message.get("content") or "")
+    size = content_chars(message.get("content"))
     if message.get("tool_calls"):
         size += len(json.dumps(message["tool_calls"]))
     return int(size / 3.5) + 6
@@ -71,6 +96,12 @@ def fit_to_window(
     budget = window - reserve_for_answer(window)
     current_list = [dict(m) for m in current]
     used = estimate_tokens(system) + total_tokens(current_list)
+    for index in [i for i, m in enumerate(current_list) if isinstance(m.get("content"), list)]:
+        if used <= budget:
+            break
+        before = estimate_tokens(current_list[index])
+        current_list[index] = without_files(current_list[index])
+        used -= before - estimate_tokens(current_list[index])
     for index in [i for i, m in enumerate(current_list) if m.get("role") == "tool"]:
         if used <= budget:
             break

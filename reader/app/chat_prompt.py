@@ -22,6 +22,10 @@ to see the context of a hit or to recap what just happened.
 - get_current_page(): the page the reader is on.
 - set_current_page(page): when the reader tells you where they are ("I'm on page 80"), call it \
 with that page. It moves forward only to a page the reader named in their own message.
+- lookup_concept(name): who or what a person, place or recurring term is, where it first appears, \
+the pages mentioning it and who it appears with (only as far as the reader has read).
+- chapter_summary(chapter): a cited summary of a chapter ("3", a title or "current").
+- story_so_far(): a cited recap of the book up to p. {label}.
 Answer when you have what you need; you have at most {budget} tool calls per question."""
 
 _RETRIEVED = """Passages from the pages the reader has read (up to p. {label}) come with the \
@@ -47,18 +51,25 @@ def tool_use_prompt(book: Book, label: str, budget: int) -> str:
     )
 
 
+def general_prompt(book: Book, label: str) -> str:
+    """The system prompt for a question that does not need the book's text."""
+    return "\n\n".join(
+        [
+            describe_position(book, label),
+            "This question does not need passages from the book: answer it briefly from general knowledge. "
+            "If it turns out to be about the book after all, say you can only answer that from the pages "
+            "read, and ask the reader to ask again naming the people or places involved.",
+            _RULES.format(label=label),
+        ]
+    )
+
+
 def retrieved_prompt(book: Book, label: str) -> str:
     """The system prompt for a model answering from passages retrieved for it."""
     return "\n\n".join(
         [describe_position(book, label), _RETRIEVED.format(label=label), _RULES.format(label=label)]
     )
 
-
-REFORMULATE_PROMPT = (
-    "Rewrite the reader's last question as a short search query (3 to 8 keywords: names, places, "
-    "objects) for finding passages in the book. Resolve pronouns from the conversation. Reply with "
-    "the query only."
-)
 
 BUDGET_SPENT = (
     "You have used all your tool calls for this question. Answer now from the text you have "

@@ -10,12 +10,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from reader.app import knowledge_tools
 from reader.app.chunking import join_chunks
+from reader.app.knowledge_tools import KNOWLEDGE_TOOLS, BookKnowledge
+from reader.app.page_figures import figure_pages
 from reader.app.page_lookup import chapter_at, page_label, resolve_page
 from reader.domain.chat import ToolDefinition, ToolHandler, ToolResult
 from reader.domain.errors import PageNotFoundError
 from reader.domain.models import Book, Chapter, Page
-from reader.domain.ports import BookRepository, BookSearcher, ChunkRepository
+from reader.domain.ports import BookRepository, BookSearcher, ChunkRepository, PageFiles
 
 MAX_READ_SPAN = 5
 """Pages one read_pages call returns at most."""
@@ -90,6 +93,12 @@ class BookTools:
     """Pages the reader named in this turn's message: the only pages set_current_page may move forward to."""
     pages: Sequence[Page] = ()
     chapters: Sequence[Chapter] = ()
+    page_files: PageFiles | None = None
+    """Cuts figure pages out of the book's PDF for a model that reads PDFs (see `pdf_input`)."""
+    pdf_input: bool = False
+    """Whether the model reads PDF files: figure pages go to it as PDFs instead of a note."""
+    knowledge: BookKnowledge | None = None
+    """The concept map and summaries behind lookup_concept, chapter_summary and story_so_far."""
 
     def __post_init__(self) -> None:
         self.current_page = self.book.current_page
@@ -98,7 +107,7 @@ class BookTools:
 
     @property
     def definitions(self) -> tuple[ToolDefinition, ...]:
-        return TOOL_DEFINITIONS
+        return TOOL_DEFINITIONS + (KNOWLEDGE_TOOLS if self.knowledge is not None else ())
 
     @property
     def handlers(self) -> dict[str, ToolHandler]:
@@ -107,6 +116,9 @@ class BookTools:
             "read_pages": self.read_pages,
             "get_current_page": self.get_current_page,
             "set_current_page": self.set_current_page,
+            "lookup_concept": self.lookup_concept,
+            "chapter_summary": self.chapter_summary,
+            "story_so_far": self.story_so_far,
         }
 
     def label(self, number: int) -> str:
@@ -182,14 +194,23 @@ class BookTools:
         for chunk in self.chunks.get_by_page_range(self.book.id, start, end):
             if chunk.end_page <= self.current_page:
                 by_page.setdefault(chunk.start_page, []).append(chunk)
+        texts = {n: join_chunks(by_page.get(n, [])) for n in range(start, end + 1)}
+        figures = figure_pages(
+            self.book, self.pages, texts, start, end, self.current_page, self.page_files, self.pdf_input
+        )
         parts = [
-            f"[p. {self.label(n)}]\n{join_chunks(by_page.get(n, [])) or '(blank page)'}"
+            f"[p. {self.label(n)}]\n{texts[n] or '(blank page)'}"
+            + (f"\n{figures.notes[n]}" if n in figures.notes else "")
             for n in range(start, end + 1)
         ]
         span = self.label(start) if start == end else f"{self.label(start)}-{self.label(end)}"
         prefix = "p." if start == end else "pp."
         header = " ".join([f"Text of {prefix} {span}.", *notes])
-        return ToolResult(header + "\n\n" + "\n\n".join(parts), query=f"{prefix} {span}")
+        return ToolResult(
+            header + "\n\n" + "\n\n".join(parts),
+            query=f"{prefix} {span}",
+            attachments=tuple(figures.attachments),
+        )
 
     def get_current_page(self, arguments: dict[str, Any]) -> ToolResult:
         chapter = chapter_at(self.chapters, self.current_page)
@@ -217,6 +238,26 @@ class BookTools:
             f"Reading position moved {direction} to p. {label} (page {target} of {self.book.page_count})."
         )
 
+    def _knowledge(self) -> BookKnowledge:
+        if self.knowledge is None:
+            raise ToolArgumentError("This tool is not available here; use search_book and read_pages.")
+        return self.knowledge
+
+    def lookup_concept(self, arguments: dict[str, Any]) -> ToolResult:
+        name = _text_argument(arguments, "name", "lookup_concept")
+        return knowledge_tools.lookup_concept(
+            self._knowledge(), self.book.id, name, self.current_page, self.pages, self.label
+        )
+
+    def chapter_summary(self, arguments: dict[str, Any]) -> ToolResult:
+        chapter = _text_argument(arguments, "chapter", "chapter_summary")
+        return knowledge_tools.chapter_summary(
+            self._knowledge(), self.book.id, chapter, self.current_page, self.pages, self.label
+        )
+
+    def story_so_far(self, arguments: dict[str, Any]) -> ToolResult:
+        return knowledge_tools.story_so_far(self._knowledge(), self.book.id, self.current_page, self.label)
+
 
 def tool_summary(name: str, arguments: dict[str, Any], result: ToolResult) -> str:
     """One short line for the UI, e.g. 'search_book "the letter" -> 4 hits'."""
@@ -227,7 +268,13 @@ def tool_summary(name: str, arguments: dict[str, Any], result: ToolResult) -> st
         return f'search_book "{arguments.get("query", "")}" -> {hits}'
     if name == "read_pages" and not result.is_error:
         clamped = " (clamped)" if "Stopped at" in first_line or "at most" in first_line else ""
-        return f"read_pages {result.query}{clamped}"
+        shown = ", ".join(a.citation for a in result.attachments)
+        return f"read_pages {result.query}{clamped}" + (f" + {shown} as PDF" if shown else "")
+    if name == "lookup_concept" and not result.is_error:
+        found = brief.split(" (")[0] if result.result_count else "not found"
+        return f'lookup_concept "{arguments.get("name", "")}" -> {found}'
+    if name in ("chapter_summary", "story_so_far") and not result.is_error:
+        return f"{name} -> {brief.removesuffix(':')}"
     if name == "set_current_page" and result.is_error and brief.startswith("Refused"):
         return f"set_current_page {arguments.get('page', '')} -> refused"
     if result.is_error:

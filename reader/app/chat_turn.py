@@ -72,11 +72,13 @@ def call_model(
     tools: Sequence[dict[str, Any]] | None,
     *,
     show_text: bool = True,
+    json_object: bool = False,
 ) -> Generator[ChatEvent, None, ModelReply]:
     """Stream one model call, yielding text deltas; return the assembled reply.
 
     Rate limits and server errors are retried with exponential backoff (only before any text has
-    streamed); a context-window overflow is retried once with the history trimmed harder.
+    streamed); a context-window overflow is retried once with the history trimmed harder. With
+    `json_object` the provider is asked for a JSON object (the router's answer).
     """
     assert context.model is not None
     window = context.model.context_window()
@@ -86,7 +88,11 @@ def call_model(
         context.check_cancel()
         messages = fit_to_window(system, context.history, current, window)
         streamed = False
-        stream = context.model.stream(messages, tools)
+        stream = (
+            context.model.stream(messages, tools, json_object=True)
+            if json_object
+            else context.model.stream(messages, tools)
+        )
         try:
             reply: ModelReply | None = None
             for piece in stream:

@@ -11,6 +11,7 @@ from reader.app.always_retrieve_strategy import AlwaysRetrieveStrategy
 from reader.app.chat_history import earlier_turns
 from reader.app.chat_tools import BookTools
 from reader.app.chat_turn import ChatStrategy, RetryPolicy, TurnContext
+from reader.app.knowledge_tools import BookKnowledge
 from reader.app.offline_strategy import OfflinePassagesStrategy
 from reader.app.page_mentions import named_pages, parse_citations
 from reader.app.tool_use_strategy import ToolUseRetrievalStrategy
@@ -23,6 +24,7 @@ from reader.domain.ports import (
     ChatModel,
     ChunkRepository,
     ConversationRepository,
+    PageFiles,
 )
 
 OFFLINE_HINT = (
@@ -41,6 +43,15 @@ class ChatSettings:
     max_tool_calls: int = 8
     retry: RetryPolicy = RetryPolicy()
     config_path: str = "the config file"
+    pdf_input: str = "auto"
+    """"auto" (ask the model adapter), "on" or "off": whether figure pages go to the model as PDFs."""
+
+
+def reads_pdf(model: ChatModel | None, setting: str) -> bool:
+    """Whether the model gets figure pages as PDF files: "on", or "auto" when the model says it reads them."""
+    if model is None or setting == "off":
+        return False
+    return setting == "on" or model.supports_pdf_input()
 
 
 def choose_strategy(model: ChatModel | None, settings: ChatSettings) -> ChatStrategy:
@@ -68,6 +79,8 @@ class ChatWithBookUseCase:
         searcher: BookSearcher | None,
         model: ChatModel | None,
         settings: ChatSettings | None = None,
+        page_files: PageFiles | None = None,
+        knowledge: BookKnowledge | None = None,
     ) -> None:
         self.books = books
         self.chunks = chunks
@@ -76,6 +89,9 @@ class ChatWithBookUseCase:
         self.model = model
         self.settings = settings or ChatSettings()
         self.strategy = choose_strategy(model, self.settings)
+        self.page_files = page_files
+        self.pdf_input = reads_pdf(model, self.settings.pdf_input)
+        self.knowledge = knowledge
 
     # --- conversations ---------------------------------------------------------------------------
 
@@ -127,6 +143,9 @@ class ChatWithBookUseCase:
             named_pages(question, pages, chapters),
             pages,
             chapters,
+            self.page_files,
+            self.pdf_input,
+            self.knowledge,
         )
 
         def record(role: str, content: str, **fields: Any) -> int:

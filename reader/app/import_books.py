@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from reader.app.chunking import make_chunks
+from reader.app.concept_map import build_concept_map
 from reader.domain.errors import ExtractionError, ReaderError
 from reader.domain.models import Book, Chapter, ExtractedBook, ExtractedChapter, Page
 from reader.domain.ports import BookExtractor, BookRepository, ProgressCallback
@@ -156,7 +157,10 @@ class ImportBooksUseCase:
         if not extracted.pages:
             raise ExtractionError(f"{path}: no pages could be read from this file.")
         page_texts = [page.text for page in extracted.pages]
-        pages = [Page(number=i, label=p.label or str(i)) for i, p in enumerate(extracted.pages, start=1)]
+        pages = [
+            Page(number=i, label=p.label or str(i), visuals=p.visuals)
+            for i, p in enumerate(extracted.pages, start=1)
+        ]
         book = Book(
             id=book_id,
             title=extracted.title.strip() or path.stem,
@@ -172,7 +176,11 @@ class ImportBooksUseCase:
         )
         chapters = chapter_ranges(extracted.chapters, len(pages))
         chunks = make_chunks(book_id, page_texts)
-        self.books.replace(book, path.stat().st_size, self.index_version, pages, chapters, chunks)
+        headings: dict[int, list[str]] = {}
+        for chapter in chapters:
+            headings.setdefault(chapter.start_page, []).append(chapter.title)
+        concepts = build_concept_map(page_texts, headings)
+        self.books.replace(book, path.stat().st_size, self.index_version, pages, chapters, chunks, concepts)
         stored = self.books.get(book_id)
         assert stored is not None
         return stored

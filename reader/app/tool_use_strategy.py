@@ -10,9 +10,11 @@ from reader.app.chat_history import Message
 from reader.app.chat_prompt import BUDGET_SPENT, tool_use_prompt
 from reader.app.chat_tools import tool_summary
 from reader.app.chat_turn import TurnContext, call_model
+from reader.app.page_figures import attachment_message
 from reader.domain.chat import (
     AnswerEvent,
     ChatEvent,
+    PageAttachment,
     TextDelta,
     ToolInvocationEvent,
     ToolResult,
@@ -82,6 +84,7 @@ class ToolUseRetrievalStrategy:
             }
             current.append(assistant)
             context.record("assistant", reply.content, tool_calls=assistant["tool_calls"])
+            attachments: list[PageAttachment] = []
             for call in calls:
                 context.check_cancel()
                 if used >= budget:
@@ -94,6 +97,7 @@ class ToolUseRetrievalStrategy:
                     used += 1
                     result, arguments = self._dispatch(context, call)
                 current.append({"role": "tool", "tool_call_id": call.id, "content": result.formatted_text})
+                attachments.extend(result.attachments)
                 context.record("tool", result.formatted_text, tool_call_id=call.id, name=call.name)
                 yield ToolInvocationEvent(
                     call.id,
@@ -105,6 +109,9 @@ class ToolUseRetrievalStrategy:
                 )
                 if result.result_count:
                     yield ToolResultEvent(call.id, result.query, result.result_count, result.results)
+            if attachments:
+                # files cannot ride in tool messages everywhere: they follow the round's tool results
+                current.append(attachment_message(context.book, attachments))
 
     @staticmethod
     def _dispatch(context: TurnContext, call: ModelToolCall) -> tuple[ToolResult, dict[str, Any]]:

@@ -163,6 +163,14 @@ def info_command(args: argparse.Namespace, services: Services) -> int:
     data["current_label"] = page_label(pages, book.current_page)
     data["chapters"] = len(services.books.chapters(book.id))
     data["chunks"] = services.chunks.count(book.id)
+    data["figure_pages"] = [p.label for p in pages if p.has_figures]
+    status = services.enrichments.status(book.id)
+    data["enriched"] = {
+        "pages": status.done,
+        "of": status.total,
+        "failed": status.failed,
+        "model": status.model,
+    }
     if args.json:
         json_line(data)
         return 0
@@ -183,6 +191,14 @@ def print_book_details(book: Book, services: Services) -> None:
     print(
         f"  position  page {page_label(pages, book.current_page)} (#{book.current_page} of {book.page_count})"
     )
+    figures = [p.label for p in pages if p.has_figures]
+    if figures:
+        shown = ", ".join(figures[:8]) + (", ..." if len(figures) > 8 else "")
+        print(f"  figures   {len(figures)} pages ({shown})")
+    status = services.enrichments.status(book.id)
+    if status.done or status.failed:
+        failed = f", {status.failed} failed" if status.failed else ""
+        print(f"  enriched  {status.done} of {status.total} pages with {status.model or '-'}{failed}")
     print(f"  file      {book.source_path}")
     for warning in book.warnings:
         print(f"  warning   {warning}")

@@ -7,11 +7,25 @@ import sys
 from collections.abc import Sequence
 
 from reader import __version__
-from reader.cli import app_commands, chat_commands, library_commands
+from reader.cli import (
+    app_commands,
+    chat_commands,
+    enrich_commands,
+    knowledge_commands,
+    library_commands,
+    search_commands,
+)
 from reader.cli.output import error_line
 from reader.domain.errors import ReaderError
 
-COMMAND_MODULES = [library_commands, chat_commands, app_commands]
+COMMAND_MODULES = [
+    library_commands,
+    search_commands,
+    chat_commands,
+    knowledge_commands,
+    enrich_commands,
+    app_commands,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,6 +25,27 @@ class ToolDefinition:
 
 
 @dataclass(frozen=True)
+class PageAttachment:
+    """Pages of the book's PDF sent to the model as a file, so it sees their figures."""
+
+    data: bytes
+    """A PDF holding just these pages."""
+    pages: tuple[int, ...]
+    labels: tuple[str, ...]
+    """The printed labels of `pages`, as the model should cite them."""
+    media_type: str = "application/pdf"
+
+    @property
+    def filename(self) -> str:
+        safe = ("".join(ch if ch.isalnum() else "_" for ch in label) for label in self.labels)
+        return "page-" + "-".join(safe) + ".pdf"
+
+    @property
+    def citation(self) -> str:
+        return f"p. {self.labels[0]}" if len(self.labels) == 1 else f"pp. {self.labels[0]}-{self.labels[-1]}"
+
+
+@dataclass(frozen=True)
 class ToolResult:
     """What a tool handler returns: the text for the model plus what the UI shows."""
 
@@ -33,6 +54,8 @@ class ToolResult:
     result_count: int = 0
     results: tuple[SearchResult, ...] = ()
     is_error: bool = False
+    attachments: tuple[PageAttachment, ...] = ()
+    """Pages to show the model as files (sent in a message after the tool results)."""
 
 
 ToolHandler = Callable[[dict[str, Any]], ToolResult]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reader.domain.errors import ReaderError
+from reader.domain.errors import EndpointError, ReaderError
 
 
 @dataclass(frozen=True)
@@ -32,17 +32,8 @@ class ModelReply:
     finish_reason: str = ""
 
 
-class ChatModelError(ReaderError):
-    """A model call failed; str(error) is one line for the conversation.
-
-    `kind` is one of: auth, not_found, rate_limit, server, timeout, connection, context_window,
-    bad_request, malformed, other. `retryable` says whether trying again later may help.
-    """
-
-    def __init__(self, message: str, kind: str = "other", retryable: bool = False) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.retryable = retryable
+class ChatModelError(EndpointError):
+    """A model call failed; str(error) is one line for the conversation (kinds: see EndpointError)."""
 
 
 class TurnCancelled(ReaderError):

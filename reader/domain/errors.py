@@ -30,3 +30,20 @@ class AmbiguousBookError(ReaderError):
 
 class PageNotFoundError(ReaderError):
     """A page label or number that the book does not have."""
+
+
+class EndpointError(ReaderError):
+    """A call to a model or embedding endpoint failed; str(error) is one line saying what to do.
+
+    `kind` is one of: auth, not_found, rate_limit, server, timeout, connection, context_window,
+    bad_request, malformed, dimension, other. `retryable` says whether trying again later may help.
+    """
+
+    def __init__(self, message: str, kind: str = "other", retryable: bool = False) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.retryable = retryable
+
+
+class EmbeddingError(EndpointError):
+    """The embedding endpoint failed, or answered with vectors of the wrong count or dimension."""

@@ -6,11 +6,33 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
+class PageVisuals:
+    """What is visual on a page, measured at import without a model."""
+
+    image_count: int = 0
+    """Images drawn on the page (PDF image XObjects and inline images) or in its markup (EPUB img, svg)."""
+    image_area: float = 0.0
+    """Fraction of the page (0-1) covered by images; for EPUB an estimate from the markup."""
+    drawing_area: float = 0.0
+    """Fraction of the page covered by vector drawings (painted paths); PDF only."""
+    importance: int = 1
+    """visual_importance, 1 (prose) to 5 (the page's meaning is in its figures)."""
+
+    @property
+    def has_visuals(self) -> bool:
+        return self.image_count > 0 or self.drawing_area > 0
+
+
+NO_VISUALS = PageVisuals()
+
+
+@dataclass(frozen=True)
 class ExtractedPage:
-    """One page of a book as an extractor reads it: its printed label and clean text."""
+    """One page of a book as an extractor reads it: its printed label, clean text and visual measurements."""
 
     label: str
     text: str
+    visuals: PageVisuals = NO_VISUALS
 
 
 @dataclass(frozen=True)
@@ -59,12 +81,27 @@ class Book:
         return self.id[:8]
 
 
+FIGURE_IMPORTANCE = 3
+"""Pages of this visual_importance or more are shown as pages with figures."""
+
+
 @dataclass(frozen=True)
 class Page:
-    """A page of a stored book: 1-based number and printed label."""
+    """A page of a stored book: 1-based number, printed label and what is visual on it."""
 
     number: int
     label: str
+    visuals: PageVisuals = NO_VISUALS
+    enriched_importance: int | None = None
+    """The visual_importance a model gave the page (`reader enrich`); it replaces the measured one."""
+
+    @property
+    def visual_importance(self) -> int:
+        return self.enriched_importance if self.enriched_importance is not None else self.visuals.importance
+
+    @property
+    def has_figures(self) -> bool:
+        return self.visual_importance >= FIGURE_IMPORTANCE
 
 
 @dataclass(frozen=True)
@@ -115,7 +152,7 @@ class SearchResult:
     end_label: str
     score: float
     retrievers: tuple[str, ...]
-    """Which retrievers matched it: "lexical", "semantic" or both."""
+    """Which retrievers matched it: "lexical", "semantic", "summary" (a page's `reader enrich` summary)."""
 
     @property
     def page_citation(self) -> str:

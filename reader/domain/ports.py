@@ -9,7 +9,10 @@ from typing import Any, Protocol
 
 from reader.domain.chat import ChatMessage, Conversation
 from reader.domain.chat_model import ModelReply
-from reader.domain.models import Book, Chapter, Chunk, ExtractedBook, Page, SearchResult
+from reader.domain.enrichment import EnrichmentFailure, EnrichmentStatus, StoredEnrichment
+from reader.domain.knowledge import ConceptEntry, ExtractedConcept
+from reader.domain.models import Book, Chapter, Chunk, EmbeddingVector, ExtractedBook, Page, SearchResult
+from reader.domain.search import BookVectors, EmbeddingSpace, ScoredChunk
 
 ProgressCallback = Callable[[int, int], None]
 """Called with (done, total) as long work advances."""
@@ -54,8 +57,10 @@ class BookRepository(Protocol):
         pages: Sequence[Page],
         chapters: Sequence[Chapter],
         chunks: Sequence[Chunk],
+        concepts: Sequence[ExtractedConcept] = (),
     ) -> None:
-        """Write a whole book atomically, replacing an earlier copy but keeping its reading position."""
+        """Write a whole book (with its concept map) atomically, replacing an earlier copy but keeping
+        its reading position."""
         ...
 
 
@@ -109,10 +114,63 @@ class ChatModel(Protocol):
         """Tokens the model accepts in one request."""
         ...
 
+    def supports_pdf_input(self) -> bool:
+        """Whether the model reads PDF files sent in a message (configuration may override it)."""
+        ...
+
     def stream(
-        self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None
+        self,
+        messages: Sequence[dict[str, Any]],
+        tools: Sequence[dict[str, Any]] | None = None,
+        *,
+        json_object: bool = False,
     ) -> Iterator[str | ModelReply]:
-        """Yield text pieces as they arrive, then exactly one ModelReply with the whole message."""
+        """Yield text pieces as they arrive, then exactly one ModelReply with the whole message.
+
+        With `json_object` the provider is asked for a JSON object as the reply (where it can be).
+        """
+        ...
+
+
+class EnrichmentRepository(Protocol):
+    """Model-made page enrichments and the pages the model failed on; every write is committed at once."""
+
+    def keys(self, book_id: str) -> dict[int, tuple[int, str, str]]:
+        """(schema_version, content_hash, model) of each enriched page of the book, by page number."""
+        ...
+
+    def get(self, book_id: str, page: int) -> StoredEnrichment | None: ...
+
+    def save(self, enrichment: StoredEnrichment) -> None:
+        """Store (or replace) the enrichment of one page."""
+        ...
+
+    def add_failure(self, failure: EnrichmentFailure) -> None:
+        """Log a page the model failed on, with its raw output."""
+        ...
+
+    def failures(self, book_id: str) -> builtins.list[EnrichmentFailure]:
+        """The book's logged failures, oldest first."""
+        ...
+
+    def summaries(self, book_id: str, up_to_page: int) -> builtins.list[tuple[int, str]]:
+        """(page, summary) of the enriched pages up to `up_to_page` (the spoiler horizon), in page order."""
+        ...
+
+    def status(self, book_id: str) -> EnrichmentStatus:
+        """How far the book is enriched."""
+        ...
+
+
+class PageFiles(Protocol):
+    """Pages of a book's original PDF file.
+
+    Raises:
+        ReaderError: from `page_pdf`, with a one-line message, when the file is gone, changed or unreadable.
+    """
+
+    def page_pdf(self, book: Book, pages: Sequence[int]) -> bytes:
+        """A PDF holding only `pages` (1-based) of the book's file, in that order."""
         ...
 
 
@@ -145,3 +203,133 @@ class ConversationRepository(Protocol):
     def messages(self, conversation_id: int) -> builtins.list[ChatMessage]: ...
 
     def set_title(self, conversation_id: int, title: str) -> None: ...
+
+
+class EmbeddingProvider(Protocol):
+    """Turns texts into vectors: one per text, all of the same dimension.
+
+    Raises:
+        EmbeddingError: from `embed`, with a one-line message, when the endpoint fails or answers
+            with vectors of the wrong count or dimension.
+    """
+
+    @property
+    def name(self) -> str:
+        """The model id, e.g. "text-embedding-3-small" or "ollama/nomic-embed-text"."""
+        ...
+
+    @property
+    def dimension(self) -> int | None:
+        """The vectors' length, learned from the first response (None before any)."""
+        ...
+
+    def embed(self, texts: builtins.list[str]) -> builtins.list[builtins.list[float]]:
+        """One vector per text, in order (batched and retried as the provider needs)."""
+        ...
+
+    def embed_query(self, text: str) -> builtins.list[float]:
+        """One search query's vector, failing fast (no retries)."""
+        ...
+
+
+class VectorStore(Protocol):
+    """Chunk vectors, one space (vec0 table) per model and dimension."""
+
+    def space(self, model: str, dimension: int) -> EmbeddingSpace:
+        """The space for `model` vectors of `dimension`, created if missing."""
+        ...
+
+    def spaces(self, model: str | None = None) -> builtins.list[EmbeddingSpace]:
+        """Known spaces (of one model when given), the most recently created first."""
+        ...
+
+    def missing_chunks(self, book_id: str, space: EmbeddingSpace) -> builtins.list[Chunk]:
+        """The book's chunks without a vector in `space`, in reading order."""
+        ...
+
+    def add(self, space: EmbeddingSpace, book_id: str, vectors: Sequence[EmbeddingVector]) -> int:
+        """Store vectors (replacing earlier ones of the same chunks); returns how many were stored."""
+        ...
+
+    def mark_embedded(self, book_id: str, space: EmbeddingSpace) -> None:
+        """Record that every chunk of the book has a vector in `space`."""
+        ...
+
+    def book_vectors(self, book_id: str) -> builtins.list[BookVectors]:
+        """Every space the book has vectors in, complete ones first."""
+        ...
+
+
+class SearchIndex(Protocol):
+    """Retrieval over stored chunks; every query is limited to chunks with end_page <= current_page."""
+
+    def lexical(
+        self, book_id: str, terms: Sequence[str], current_page: int, k: int
+    ) -> builtins.list[ScoredChunk]:
+        """Full-text (bm25) matches of any of `terms` (each searched as a quoted phrase), best first."""
+        ...
+
+    def semantic(
+        self, book_id: str, space: EmbeddingSpace, vector: Sequence[float], current_page: int, k: int
+    ) -> builtins.list[ScoredChunk]:
+        """The k nearest chunks to `vector` in `space`, nearest first (score = cosine similarity)."""
+        ...
+
+    def summaries(
+        self, book_id: str, terms: Sequence[str], current_page: int, k: int
+    ) -> builtins.list[ScoredChunk]:
+        """Full-text (bm25) matches among the model-made summaries of pages up to current_page (`reader
+        enrich`), best first; each is cited as its page and its text says it is a summary."""
+        ...
+
+    def vocabulary(self, min_length: int, max_length: int) -> builtins.list[tuple[str, int]]:
+        """Indexed terms (stemmed) of the given lengths with the number of chunks holding them."""
+        ...
+
+    def visible_forms(
+        self, book_id: str, term: str, current_page: int, limit: int = 5, prefix: bool = False
+    ) -> builtins.list[str]:
+        """How `term` is written in the book's chunks up to current_page (empty when it is not there).
+
+        With `prefix`, `term` is an indexed (stemmed) token from `vocabulary` and matches as a prefix.
+        """
+        ...
+
+
+class ConceptRepository(Protocol):
+    """A book's concept map; every read stops at `current_page` (the spoiler horizon)."""
+
+    def count(self, book_id: str) -> int:
+        """How many concepts the whole map holds (0 for a book imported before concept maps)."""
+        ...
+
+    def visible(self, book_id: str, current_page: int) -> builtins.list[ConceptEntry]:
+        """Every concept first met by `current_page`, with names and counts up to it, most mentioned first."""
+        ...
+
+    def mentions(self, concept_id: int, current_page: int) -> builtins.list[tuple[int, int]]:
+        """(page, count) of each page up to `current_page` that mentions the concept."""
+        ...
+
+    def shared_pages(self, book_id: str, concept_id: int, current_page: int) -> dict[int, int]:
+        """For each other concept id, how many pages up to `current_page` it shares with this one."""
+        ...
+
+
+class SummaryRepository(Protocol):
+    """Cached summaries, keyed by book, scope, model, prompt version and a hash of the text summarised."""
+
+    def get(
+        self, book_id: str, scope: str, model: str, prompt_version: int, text_hash: str
+    ) -> str | None: ...
+
+    def put(
+        self,
+        book_id: str,
+        scope: str,
+        model: str,
+        prompt_version: int,
+        text_hash: str,
+        up_to_page: int,
+        summary: str,
+    ) -> None: ...

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from textual import on
+from textual._styles_cache import StylesCache
 from textual.app import App, ComposeResult, SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.events import Resize
@@ -14,7 +17,9 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input
 
+from reader.app.xray import NO_MAP
 from reader.domain.errors import ReaderError
+from reader.domain.knowledge import ConceptDetail, ConceptEntry, Recap
 from reader.locations import user_themes_dir
 from reader.services import Services
 from reader.tui.commands import reader_commands
@@ -22,6 +27,7 @@ from reader.tui.reading_session import ReadingSession
 from reader.tui.screens.goto_screen import GoToScreen
 from reader.tui.screens.help_screen import HelpScreen
 from reader.tui.screens.search_screen import SearchScreen
+from reader.tui.screens.xray_screen import XRayScreen
 from reader.tui.themes import DEFAULT_THEME, builtin_themes_dir, derived_variables, load_themes
 from reader.tui.widgets.book_list import BookList
 from reader.tui.widgets.chat_items import CitationFollowed
@@ -41,6 +47,18 @@ LAST_BOOK = "last_book"
 THEME = "theme"
 
 
+def release_closed_screens() -> None:
+    """Let a closed screen's rendered lines go.
+
+    Textual 8 memoises `StylesCache.get_inner_outer` per widget with a class-wide `lru_cache`
+    (Textualize/textual#6665), which keeps the style cache of every widget ever shown alive, with
+    its rendered lines: about 1,000 strips more after each X-Ray opened and closed, which every
+    full garbage collection walks (after a dozen openings one took 44 ms instead of 6, inside the
+    next opening). The memo holds two styles per widget, cheap to make again.
+    """
+    StylesCache.get_inner_outer.cache_clear()
+
+
 class ReaderApp(App[None]):
     """Read a book a page at a time and ask about it without spoilers."""
 
@@ -54,6 +72,8 @@ class ReaderApp(App[None]):
         Binding("i", "import_books", "Import", id="app.import", show=False),
         Binding("s", "search", "Search", id="app.search", show=False),
         Binding("a", "focus_pane('chat')", "Ask", id="app.ask"),
+        Binding("x", "xray", "X-Ray", id="app.xray", show=False),
+        Binding("r", "recap", "Story so far", id="app.recap", show=False),
         Binding("1", "focus_pane('library')", "Focus library", id="app.focus_library", show=False),
         Binding("2", "focus_pane('viewer')", "Focus page", id="app.focus_viewer", show=False),
         Binding("3", "focus_pane('chat')", "Focus chat", id="app.focus_chat", show=False),
@@ -97,6 +117,18 @@ class ReaderApp(App[None]):
         self.open_book(self.initial_book_id or self._last_book_id(), remember=True)
         self.viewer.focus()
         self.call_after_refresh(self.library.reload)
+        self.call_after_refresh(gc.freeze)
+
+    def on_unmount(self) -> None:
+        # on_mount froze what startup made (modules, the chat stack, the library, the first page):
+        # a full collection walks every tracked object, and on this heap one took 60-120 ms, often
+        # in the middle of opening a dialog. Objects made later are collected as usual.
+        gc.unfreeze()
+
+    def pop_screen(self) -> AwaitComplete:
+        done = super().pop_screen()
+        release_closed_screens()
+        return done
 
     @property
     def viewer(self) -> PageViewer:
@@ -265,9 +297,55 @@ class ReaderApp(App[None]):
         book_id, horizon = session.book.id, session.horizon
 
         def search(query: str) -> object:
-            return self.services.search.search(book_id, query, current_page=horizon)  # type: ignore[attr-defined]
+            return self.services.search.search(book_id, query, current_page=horizon)
 
         self.push_screen(SearchScreen(search, session.label(horizon)), self._jump_if_chosen)
+
+    def action_xray(self) -> None:
+        """People, places and terms met so far; pick one to see its mentions and open a page."""
+        session = self.session
+        if session is None:
+            self.notify("Open a book first.", severity="warning")
+            return
+        book_id, horizon = session.book.id, session.horizon
+        services = self.services
+        xray = services.xray
+        # indexed queries (a few ms even on a 1,000-page book): the first paint shows the list and
+        # the first person's entry; other entries load in a worker as the highlight moves
+        note = "" if xray.has_map(book_id) else NO_MAP.format(title=session.book.title)
+        entries = xray.entries(book_id, horizon) if not note else []
+        first = xray.detail(book_id, entries[0], horizon, session.pages, entries) if entries else None
+
+        def detail(entry: ConceptEntry) -> ConceptDetail:  # in a worker: repositories are built per thread
+            return services.xray.detail(book_id, entry, horizon, session.pages)
+
+        self.push_screen(
+            XRayScreen(entries, detail, session.label(horizon), session.label, note, first),
+            self._jump_if_chosen,
+        )
+
+    def action_recap(self) -> None:
+        """The story so far: a recap of the book up to the reading position."""
+        session = self.session
+        if session is None:
+            self.notify("Open a book first.", severity="warning")
+            return
+        book_id, horizon = session.book.id, session.horizon
+        services = self.services
+
+        def recap() -> Recap:
+            return services.summaries_for().story_so_far(book_id, horizon)
+
+        from reader.tui.screens.recap_screen import RecapScreen  # Markdown loads when first needed
+
+        self.push_screen(RecapScreen(recap, session.label(horizon)), self._follow_label)
+
+    def _follow_label(self, label: str | None) -> None:
+        if label is not None and self.session is not None:
+            try:
+                self.viewer.jump_to(self.session.resolve(label))
+            except ReaderError as error:
+                self.notify(str(error), severity="warning")
 
     def _jump_if_chosen(self, page: int | None) -> None:
         if page is not None:

@@ -20,6 +20,10 @@ def reader_commands(app: ReaderApp) -> Iterator[SystemCommand]:
     )
     yield SystemCommand("Table of contents", "Jump to a chapter", app.action_contents)
     yield SystemCommand("Search the book", "Search the pages read so far", app.action_search)
+    yield SystemCommand(
+        "X-Ray", "People, places and terms met so far, their mentions and pages", app.action_xray
+    )
+    yield SystemCommand("Story so far", "A recap of the book up to your reading position", app.action_recap)
     yield SystemCommand("Back", "Return to the page before the last jump", app.action_page_back)
     yield SystemCommand(
         "Reading position: set to this page",

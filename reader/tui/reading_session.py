@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from reader.app.page_lookup import chapter_at, page_label, resolve_page
-from reader.domain.models import Book, Chapter, Page
+from reader.domain.models import FIGURE_IMPORTANCE, Book, Chapter, Page
 
 FAR_AHEAD = 5
 """A jump more than this many pages past the reading position asks before unlocking spoilers."""
@@ -26,6 +26,12 @@ class ShownPage:
     chapter: Chapter | None
     horizon: int
     horizon_label: str
+    visual_importance: int = 1
+    """1 (prose) to 5 (mostly figures): measured at import, or given by `reader enrich`."""
+
+    @property
+    def has_figures(self) -> bool:
+        return self.visual_importance >= FIGURE_IMPORTANCE
 
     @property
     def page_count(self) -> int:
@@ -90,7 +96,13 @@ class ReadingSession:
             chapter_at(self.chapters, number),
             self.horizon,
             self.label(self.horizon),
+            self.visual_importance(number),
         )
+
+    def visual_importance(self, number: int) -> int:
+        if 1 <= number <= len(self.pages) and self.pages[number - 1].number == number:
+            return self.pages[number - 1].visual_importance
+        return 1
 
     def resolve(self, typed: str) -> int:
         """A page from a label, "#N", "45%" or a chapter name; PageNotFoundError otherwise."""

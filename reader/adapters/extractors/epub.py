@@ -29,8 +29,9 @@ from reader.adapters.extractors.epub_pages import (
 from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS
 from reader.adapters.extractors.xhtml import TEXT, parse_xhtml, tokens
 from reader.domain.errors import ExtractionError
-from reader.domain.models import ExtractedBook, ExtractedChapter, ExtractedPage
+from reader.domain.models import NO_VISUALS, ExtractedBook, ExtractedChapter, ExtractedPage, PageVisuals
 from reader.domain.ports import ProgressCallback
+from reader.domain.visuals import score_visual_importance
 
 CONTENT_TYPES = frozenset(("application/xhtml+xml", "text/html", "application/xml", "text/xml", ""))
 NOT_CONTENT_SUFFIXES = tuple(".css .jpg .jpeg .png .gif .svg .webp .ncx .otf .ttf .woff .woff2".split())
@@ -68,7 +69,11 @@ class EpubExtractor:
             raise ExtractionError(f"{shown(path)} contains no readable text ({reason}).")
         book, pagination = self._pages(docs, navigation, warnings)
         chapters = toc_chapters(book, navigation.toc, warnings) or heading_chapters(book, docs)
-        pages = [ExtractedPage(label, text) for label, text in zip(book.labels, book.texts, strict=True)]
+        visuals = page_visuals(book)
+        pages = [
+            ExtractedPage(label, text, visuals.get(i, NO_VISUALS))
+            for i, (label, text) in enumerate(zip(book.labels, book.texts, strict=True))
+        ]
         return ExtractedBook(
             title=package.title or title_from_filename(path),
             author=package.author,
@@ -102,6 +107,20 @@ class EpubExtractor:
             if book.markers_found:
                 return book, "print"
         return synthetic_pages(docs, self.target_chars), "synthetic"
+
+
+def page_visuals(book: BookPages) -> dict[int, PageVisuals]:
+    """Visuals of the 0-based pages that have images, scored from the markup's sizes and the page's text."""
+    found: dict[int, tuple[int, float]] = {}
+    for page, area in book.images:
+        count, total = found.get(page, (0, 0.0))
+        found[page] = (count + 1, total + area)
+    visuals: dict[int, PageVisuals] = {}
+    for page, (count, total) in found.items():
+        area = round(min(1.0, total), 3)
+        importance = score_visual_importance(area, len(book.texts[page]), area)
+        visuals[page] = PageVisuals(count, area, 0.0, importance)
+    return visuals
 
 
 def read_spine(

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from reader.adapters.extractors.pagination import paginate_with_index
 from reader.adapters.extractors.text_cleanup import clean_paragraph
-from reader.adapters.extractors.xhtml import ANCHOR, BREAK, HEADING, PAGEBREAK, TEXT, Token
+from reader.adapters.extractors.xhtml import ANCHOR, BREAK, HEADING, IMAGE, PAGEBREAK, TEXT, Token
 
 Target = tuple[str, str | None]
 """A place in the book: (document path, element id or None for the document's start)."""
@@ -22,13 +22,17 @@ class SpineDocument:
 
 @dataclass
 class BookPages:
-    """Pages (label, text), the 0-based page where each place starts, and each document's first heading."""
+    """Pages (label, text), the 0-based page where each place starts, and each document's first heading.
+
+    `images` holds the (0-based page, estimated share of a page) of every image, in reading order.
+    """
 
     labels: list[str] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
     places: dict[Target, int] = field(default_factory=dict)
     headings: dict[str, str] = field(default_factory=dict)
     markers_found: int = 0
+    images: list[tuple[int, float]] = field(default_factory=list)
 
     def page_of(self, target: Target) -> int | None:
         """The 0-based page of a place (falling back to its document's start), or None if not in the book."""
@@ -40,11 +44,17 @@ class BookPages:
         return min(page, len(self.texts) - 1)
 
 
-def document_paragraphs(stream: list[Token]) -> tuple[list[str], dict[str, int], str]:
-    """A document's paragraphs, the paragraph index at each anchor id, and its first heading."""
+def document_paragraphs(
+    stream: list[Token],
+) -> tuple[list[str], dict[str, int], str, list[tuple[int, float]]]:
+    """A document's paragraphs, the paragraph index at each anchor id, its first heading, and its images.
+
+    Each image is (index of the paragraph it comes before, estimated share of a page).
+    """
     paragraphs: list[str] = []
     anchors: dict[str, int] = {}
     heading = ""
+    images: list[tuple[int, float]] = []
     buffer: list[str] = []
 
     def flush() -> None:
@@ -63,25 +73,40 @@ def document_paragraphs(stream: list[Token]) -> tuple[list[str], dict[str, int],
             anchors.setdefault(value, len(paragraphs))
         elif kind == HEADING and not heading:
             heading = value
+        elif kind == IMAGE:
+            images.append((len(paragraphs), _area(value)))
     flush()
-    return paragraphs, anchors, heading
+    return paragraphs, anchors, heading, images
+
+
+def _area(value: str) -> float:
+    try:
+        return max(0.0, min(1.0, float(value)))
+    except ValueError:
+        return 0.0
 
 
 def synthetic_pages(docs: list[SpineDocument], target_chars: int) -> BookPages:
     """Pages of about `target_chars`, paginated per document so a change in one never moves the others."""
     book = BookPages()
     for doc in docs:
-        paragraphs, anchors, heading = document_paragraphs(doc.tokens)
+        paragraphs, anchors, heading, images = document_paragraphs(doc.tokens)
         pages, starts = paginate_with_index(paragraphs, target_chars)
         offset = len(book.texts)
         book.places.setdefault((doc.path, None), offset)
         for anchor, index in anchors.items():
             within = starts[index] if index < len(starts) else max(len(pages) - 1, 0)
             book.places.setdefault((doc.path, anchor), offset + within)
+        # an image belongs to the page of the paragraph after it (the last page after the last one);
+        # a document without text (a full-page illustration) gives its images to the next page
+        for index, area in images:
+            within = starts[index] if index < len(starts) else max(len(pages) - 1, 0)
+            book.images.append((offset + within, area))
         if heading and pages:
             book.headings.setdefault(doc.path, heading)
         book.texts.extend(pages)
     book.labels = [str(i) for i in range(1, len(book.texts) + 1)]
+    book.images = [(min(page, len(book.texts) - 1), area) for page, area in book.images if book.texts]
     return book
 
 
@@ -95,6 +120,7 @@ class _PrintPager:
         self.marked = False
         self.pending: list[Target] = []
         self.places: dict[Target, int] = {}
+        self.images: list[tuple[int, float]] = []
 
     def flush(self) -> None:
         if self.buffer:
@@ -116,6 +142,10 @@ class _PrintPager:
     def place(self, target: Target) -> None:
         """A place whose page is the one its next text lands on."""
         self.pending.append(target)
+
+    def image(self, area: float) -> None:
+        """An image on the page being filled."""
+        self.images.append((len(self.pages) - 1, area))
 
     def text(self, value: str) -> None:
         if self.pending and value.strip():
@@ -157,11 +187,18 @@ def print_pages(docs: list[SpineDocument], page_list: dict[Target, str] | None) 
                 pager.mark(value)
             elif kind == HEADING and doc.path not in headings:
                 headings[doc.path] = value
+            elif kind == IMAGE:
+                pager.image(_area(value))
     pager.flush()
     pager.settle()
     texts = ["\n\n".join(page) for page in pager.pages]
     labels = [label or str(i) for i, label in enumerate(pager.labels, start=1)]
     book = BookPages(
-        labels, texts, pager.places, headings, len(found) if page_list is not None else pagebreaks
+        labels,
+        texts,
+        pager.places,
+        headings,
+        len(found) if page_list is not None else pagebreaks,
+        pager.images,
     )
     return book

@@ -19,25 +19,33 @@ from reader.adapters.extractors.common import (
     title_from_filename,
 )
 from reader.adapters.extractors.pdf_pages import (
+    PageMeasures,
     PageTexts,
     extract_in_process,
     extract_in_workers,
     quiet_pypdf,
     usable_cpus,
 )
+from reader.adapters.extractors.pdf_visuals import Measured
 from reader.domain.errors import EncryptedBookError, ExtractionError
-from reader.domain.models import ExtractedBook, ExtractedChapter, ExtractedPage
+from reader.domain.models import NO_VISUALS, ExtractedBook, ExtractedChapter, ExtractedPage, PageVisuals
 from reader.domain.ports import ProgressCallback
+from reader.domain.visuals import score_visual_importance
 
 MAX_OUTLINE_DEPTH = 16
 
 
 class PdfExtractor:
-    """Reads PDFs; above `parallel_threshold` pages the text is extracted in `workers` processes."""
+    """Reads PDFs; above `parallel_threshold` pages the text is extracted in `workers` processes.
 
-    def __init__(self, parallel_threshold: int = 64, workers: int = 2) -> None:
+    With `measure_visuals` (the default) each page's images and drawings are measured in the same
+    pass as its text, and scored into a visual_importance.
+    """
+
+    def __init__(self, parallel_threshold: int = 64, workers: int = 2, measure_visuals: bool = True) -> None:
         self.parallel_threshold = parallel_threshold
         self.workers = workers
+        self.measure_visuals = measure_visuals
 
     def extract(
         self, path: Path, password: str | None = None, progress: ProgressCallback | None = None
@@ -49,11 +57,15 @@ class PdfExtractor:
         with quiet_pypdf(), _open(path) as handle:
             reader, used_password = open_reader(path, handle, password)
             count = page_count(path, reader)
-            texts = self._texts(path, reader, used_password, count, progress)
+            measures: PageMeasures | None = [None] * count if self.measure_visuals else None
+            texts = self._texts(path, reader, used_password, count, progress, measures)
             labels = page_labels(reader, count)
             chapters, skipped = outline_chapters(reader, count)
             title, author, language = metadata(reader)
-        pages = [ExtractedPage(label, text or "") for label, text in zip(labels, texts, strict=True)]
+        pages = [
+            ExtractedPage(label, text or "", page_visuals(measures[i] if measures else None, text or ""))
+            for i, (label, text) in enumerate(zip(labels, texts, strict=True))
+        ]
         warnings = page_warnings(texts, labels)
         if skipped:
             entries = plural(skipped, "outline entry", "outline entries")
@@ -76,6 +88,7 @@ class PdfExtractor:
         password: str | None,
         count: int,
         progress: ProgressCallback | None,
+        measures: PageMeasures | None = None,
     ) -> PageTexts:
         texts: PageTexts = [None] * count
         done = [False] * count
@@ -92,10 +105,18 @@ class PdfExtractor:
         workers = min(self.workers, usable_cpus())
         if workers >= 2 and count > self.parallel_threshold:
             # Pages a failed worker did not deliver are read below, in this process.
-            extract_in_workers(path.resolve(), password, count, workers, texts, done, report)
+            extract_in_workers(path.resolve(), password, count, workers, texts, done, report, measures)
         missing = [i for i in range(count) if not done[i]]
-        extract_in_process(reader, missing, texts, report)
+        extract_in_process(reader, missing, texts, report, measures)
         return texts
+
+
+def page_visuals(measured: Measured | None, text: str) -> PageVisuals:
+    """A page's visual measurements with the visual_importance they and its amount of text give."""
+    if measured is None:
+        return NO_VISUALS
+    importance = score_visual_importance(measured.figure_area, len(text), measured.image_area)
+    return PageVisuals(measured.image_count, measured.image_area, measured.drawing_area, importance)
 
 
 @contextmanager

@@ -1,4 +1,4 @@
-"""Page text extraction for PDFs: in this process, or in worker processes that open the file themselves."""
+"""Page text (and visual measurements) for PDFs: in this process, or in workers that open the file themselves."""
 
 from __future__ import annotations
 
@@ -17,10 +17,13 @@ from typing import IO, Any
 
 from pypdf import PdfReader
 
+from reader.adapters.extractors.pdf_visuals import Measured, PageVisualsMeter
 from reader.adapters.extractors.text_cleanup import normalize_text
 
 PageTexts = list[str | None]
 """Clean text per page; None where the page could not be read."""
+PageMeasures = list[Measured | None]
+"""Visual measurements per page; None where they were not taken or the page could not be read."""
 
 _PROJECT_ROOT = Path(__file__).resolve().parents[3]
 _WORKER_MODULE = "reader.adapters.extractors.pdf_pages"
@@ -42,18 +45,46 @@ def quiet_pypdf() -> Iterator[None]:
 
 def page_text(reader: PdfReader, index: int) -> str | None:
     """The clean text of one page ('' when it has no text layer, None when it cannot be read)."""
+    return page_content(reader, index, measure=False)[0]
+
+
+def page_content(reader: PdfReader, index: int, *, measure: bool) -> tuple[str | None, Measured | None]:
+    """One page's clean text and, with `measure`, its visuals, from a single pass over its content."""
     try:
-        return normalize_text(reader.pages[index].extract_text() or "")
+        page = reader.pages[index]
+        meter = _meter(page) if measure else None
+        if meter is None:
+            return normalize_text(page.extract_text() or ""), None
+        text = page.extract_text(visitor_operand_before=meter.before, visitor_operand_after=meter.after)
     except Exception:  # any failure inside pypdf leaves this one page blank
+        return None, None
+    try:
+        measured = meter.result()
+    except Exception:  # noqa: BLE001 - the measurements are a bonus; the text is what counts
+        measured = None
+    return normalize_text(text or ""), measured
+
+
+def _meter(page: Any) -> PageVisualsMeter | None:
+    """A visuals meter for the page, or None when the page's boxes cannot be read (the text still can)."""
+    try:
+        return PageVisualsMeter(page)
+    except Exception:  # noqa: BLE001 - a broken /CropBox or /MediaBox: no measurements
         return None
 
 
 def extract_in_process(
-    reader: PdfReader, indexes: list[int], texts: PageTexts, report: Callable[[int], None]
+    reader: PdfReader,
+    indexes: list[int],
+    texts: PageTexts,
+    report: Callable[[int], None],
+    measures: PageMeasures | None = None,
 ) -> None:
-    """Fill `texts` for the given page indexes with this process's reader."""
+    """Fill `texts` (and `measures`, when given) for the given page indexes with this process's reader."""
     for index in indexes:
-        texts[index] = page_text(reader, index)
+        texts[index], measured = page_content(reader, index, measure=measures is not None)
+        if measures is not None:
+            measures[index] = measured
         report(1)
 
 
@@ -88,13 +119,16 @@ def _start_worker(job: dict[str, Any], stderr: IO[bytes]) -> subprocess.Popen[by
     return process
 
 
-def _pump(process: subprocess.Popen[bytes], events: queue.Queue[tuple[int, str | None] | None]) -> None:
-    """Forward a worker's (index, text) lines to the queue; None when it stops."""
+Event = tuple[int, str | None, Measured | None]
+
+
+def _pump(process: subprocess.Popen[bytes], events: queue.Queue[Event | None]) -> None:
+    """Forward a worker's (index, text, measurements) lines to the queue; None when it stops."""
     assert process.stdout is not None
     try:
         for line in process.stdout:
             record = json.loads(line)
-            events.put((int(record["i"]), record["t"]))
+            events.put((int(record["i"]), record["t"], Measured.from_json(record.get("v"))))
     except (ValueError, KeyError, TypeError, OSError):
         pass
     finally:
@@ -109,14 +143,15 @@ def extract_in_workers(
     texts: PageTexts,
     done: list[bool],
     report: Callable[[int], None],
+    measures: PageMeasures | None = None,
 ) -> None:
-    """Fill `texts` from `workers` processes, each reading a contiguous range of pages.
+    """Fill `texts` (and `measures`, when given) from `workers` processes, each reading a range of pages.
 
     Pages received are marked in `done`; the caller reads any others itself (a worker that fails to start
     or dies is only logged). Exceptions from `report` propagate. Every worker is gone on return.
     """
     processes: list[subprocess.Popen[bytes]] = []
-    events: queue.Queue[tuple[int, str | None] | None] = queue.Queue()
+    events: queue.Queue[Event | None] = queue.Queue()
     try:
         stderr_file = tempfile.TemporaryFile()
     except OSError as error:
@@ -126,7 +161,13 @@ def extract_in_workers(
         try:
             try:
                 for start, stop in split_ranges(count, workers):
-                    job = {"path": str(path), "password": password, "start": start, "stop": stop}
+                    job = {
+                        "path": str(path),
+                        "password": password,
+                        "start": start,
+                        "stop": stop,
+                        "measure": measures is not None,
+                    }
                     processes.append(_start_worker(job, stderr))
             except (OSError, ValueError, subprocess.SubprocessError) as error:
                 log.info("cannot start PDF workers (%s); reading pages in-process", error)
@@ -139,9 +180,11 @@ def extract_in_workers(
                 if event is None:
                     running -= 1
                     continue
-                index, text = event
+                index, text, measured = event
                 if 0 <= index < count and not done[index]:
                     texts[index], done[index] = text, True
+                    if measures is not None:
+                        measures[index] = measured
                     report(1)
         finally:
             for process in processes:
@@ -157,7 +200,7 @@ def extract_in_workers(
 
 
 def _worker_main() -> None:
-    """Worker process: read a job from stdin, write one JSON line per page to stdout."""
+    """Worker process: read a job from stdin, write one JSON line per page (text, measurements) to stdout."""
     logging.getLogger("pypdf").setLevel(logging.CRITICAL + 1)
     job = json.loads(sys.stdin.buffer.read())
     out = sys.stdout
@@ -166,7 +209,11 @@ def _worker_main() -> None:
         if reader.is_encrypted:
             reader.decrypt(job["password"] or "")
         for index in range(job["start"], job["stop"]):
-            out.write(json.dumps({"i": index, "t": page_text(reader, index)}) + "\n")
+            text, measured = page_content(reader, index, measure=bool(job.get("measure")))
+            record: dict[str, Any] = {"i": index, "t": text}
+            if measured is not None:
+                record["v"] = measured.to_json()
+            out.write(json.dumps(record) + "\n")
             out.flush()
 
 

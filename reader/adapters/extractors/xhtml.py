@@ -13,10 +13,11 @@ from lxml import html as lxml_html
 EPUB_NS = "http://www.idpf.org/2007/ops"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 
-TEXT, BREAK, ANCHOR, PAGEBREAK, HEADING = range(5)
+TEXT, BREAK, ANCHOR, PAGEBREAK, HEADING, IMAGE = range(6)
 Token = tuple[int, str]
 """(kind, value): TEXT raw text, BREAK a block boundary, ANCHOR an element id, PAGEBREAK a page label
-(its element's id follows as an ANCHOR), HEADING the text of an h1-h6 about to start."""
+(its element's id follows as an ANCHOR), HEADING the text of an h1-h6 about to start, IMAGE an img or
+svg with the share of a page it is estimated to fill (a decimal, e.g. "0.35")."""
 
 SKIPPED = frozenset(
     "script style head title template noscript rt rp svg iframe object embed audio video canvas "
@@ -33,6 +34,15 @@ _HIDDEN_NAV = frozenset(("page-list", "landmarks"))
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
 _DOCTYPE = re.compile(rb"<!DOCTYPE[^\[>]*(\[.*?\])?\s*>", re.IGNORECASE | re.DOTALL)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._\-]+)["']""")
+_LENGTH = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(px|%)?\s*$")
+_STYLE_SIZE = re.compile(r"(?<![-\w])(width|height)\s*:\s*(\d+(?:\.\d+)?\s*(?:px|%)?)", re.IGNORECASE)
+
+PAGE_PIXELS = 600 * 800
+"""A page as a reading system shows it, in CSS pixels, to turn an image's size into a share of a page."""
+UNKNOWN_IMAGE_AREA = 0.35
+"""An image without a usable size: assume a typical figure."""
+ICON_PIXELS = 64
+"""An image smaller than this on a side is an icon, an ornament or a drop capital."""
 
 
 def safe_xml_parser(recover: bool = False) -> etree.XMLParser:
@@ -130,6 +140,29 @@ def _pagebreak_label(element: Any) -> str:
     return ""
 
 
+def _length(value: str | None) -> tuple[float, str] | None:
+    match = _LENGTH.match(value or "")
+    return (float(match.group(1)), match.group(2) or "px") if match else None
+
+
+def image_area(element: Any) -> float:
+    """The share of a page an img or svg is estimated to fill, from its width and height (or style)."""
+    sizes = {"width": element.get("width"), "height": element.get("height")}
+    for name, value in _STYLE_SIZE.findall(element.get("style") or ""):
+        sizes[name.lower()] = value
+    width, height = _length(sizes["width"]), _length(sizes["height"])
+    if width and height and width[1] == height[1] == "px":
+        if min(width[0], height[0]) < ICON_PIXELS:
+            return 0.01
+        return round(min(1.0, width[0] * height[0] / PAGE_PIXELS), 3)
+    if width and width[1] == "%":
+        tall = height[0] / 100 if height and height[1] == "%" else 0.5
+        return round(min(1.0, width[0] / 100 * tall), 3)
+    if width and width[0] < ICON_PIXELS or height and height[0] < ICON_PIXELS and height[1] == "px":
+        return 0.01
+    return UNKNOWN_IMAGE_AREA
+
+
 def _element_id(element: Any) -> str | None:
     return (
         element.get("id")
@@ -177,9 +210,14 @@ def tokens(root: Any) -> list[Token]:
             ident = _element_id(element)
             if _is_pagebreak(element):
                 out.append((PAGEBREAK, _pagebreak_label(element)))
-            elif name in SKIPPED or _is_hidden(element, name):
+            elif _is_hidden(element, name):
                 pass
+            elif name in SKIPPED:
+                if name == "svg":
+                    out.append((IMAGE, str(image_area(element))))
             else:
+                if name == "img":
+                    out.append((IMAGE, str(image_area(element))))
                 if name in BLOCKS or name == "br":
                     out.append((BREAK, ""))
                 if name in HEADINGS and (heading := element_text(element)):

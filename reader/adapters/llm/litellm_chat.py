@@ -11,11 +11,10 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any
 
-from reader.adapters.llm.errors import map_error
+from reader.adapters.llm.errors import endpoint_key, map_error
 from reader.domain.chat_model import ChatModelError, ModelReply, ModelToolCall
 
 DEFAULT_CONTEXT_WINDOW = 8192
-_LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "0.0.0.0")
 
 
 @cache
@@ -27,6 +26,9 @@ def load_litellm() -> Any:
     litellm.suppress_debug_info = True
     litellm.set_verbose = False
     litellm.telemetry = False
+    # litellm's OpenAI embedding path reads `max_retries or DEFAULT_MAX_RETRIES`, so max_retries=0 still
+    # let the OpenAI client retry twice behind our back; we retry (and report) ourselves.
+    setattr(litellm, "DEFAULT_MAX_RETRIES", 0)  # noqa: B010 - declared Final, but read at call time
     return litellm
 
 
@@ -64,6 +66,13 @@ class LitellmChatModel:
         except Exception:  # noqa: BLE001 - unknown models: configuration decides ([chat] tool_calling)
             return False
 
+    def supports_pdf_input(self) -> bool:
+        """What litellm's model table says; unknown models (local servers) are taken not to."""
+        try:
+            return bool(self.litellm.utils.supports_pdf_input(model=self.model))
+        except Exception:  # noqa: BLE001 - unknown models: configuration decides ([chat] pdf_input)
+            return False
+
     def context_window(self) -> int:
         if self._context_window <= 0:
             self._context_window = DEFAULT_CONTEXT_WINDOW
@@ -77,20 +86,14 @@ class LitellmChatModel:
         return self._context_window
 
     def _key(self) -> str | None:
-        if self._api_key:
-            return self._api_key
-        if self.api_key_env:
-            raise ChatModelError(
-                f"[chat] api_key_env names {self.api_key_env}, but it is not set in the environment; "
-                f"export {self.api_key_env}=... and try again.",
-                "auth",
-            )
-        if self.api_base and any(host in self.api_base for host in _LOCAL_HOSTS):
-            return "no-key"  # local OpenAI-compatible servers want some key
-        return None
+        return endpoint_key(self._api_key, self.api_key_env, self.api_base, "chat", ChatModelError)
 
     def stream(
-        self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None
+        self,
+        messages: Sequence[dict[str, Any]],
+        tools: Sequence[dict[str, Any]] | None = None,
+        *,
+        json_object: bool = False,
     ) -> Iterator[str | ModelReply]:
         """Yield text deltas as they arrive, then the whole reply with its tool calls."""
         key = self._key()
@@ -104,6 +107,8 @@ class LitellmChatModel:
         }
         if tools:
             kwargs["tools"] = list(tools)
+        if json_object:
+            kwargs["response_format"] = {"type": "json_object"}
         if self.api_base:
             kwargs["api_base"] = self.api_base
         if key:

@@ -8,7 +8,10 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from reader.domain.models import Book, Chapter, Chunk, Page
+from reader.adapters.sqlite.concept_repository import write_concepts
+from reader.domain.enrichment import page_content_hash
+from reader.domain.knowledge import ExtractedConcept
+from reader.domain.models import Book, Chapter, Chunk, Page, PageVisuals
 
 _BOOK_COLUMNS = (
     "id, title, author, language, format, source_path, page_count, current_page, pagination, "
@@ -67,10 +70,22 @@ class SqliteBookRepository:
         return [_book(row) for row in rows]
 
     def pages(self, book_id: str) -> builtins.list[Page]:
+        """The book's pages with their visuals; a model's visual_importance (from enrich) where there is one."""
         rows = self.conn.execute(
-            "SELECT number, label FROM pages WHERE book_id = ? ORDER BY number", (book_id,)
+            "SELECT p.number, p.label, p.image_count, p.image_area, p.drawing_area, p.visual_importance, "
+            "e.visual_importance FROM pages p LEFT JOIN page_enrichments e "
+            "ON e.book_id = p.book_id AND e.page = p.number WHERE p.book_id = ? ORDER BY p.number",
+            (book_id,),
         ).fetchall()
-        return [Page(number=row[0], label=row[1]) for row in rows]
+        return [
+            Page(
+                number=row[0],
+                label=row[1],
+                visuals=PageVisuals(row[2], row[3], row[4], row[5]),
+                enriched_importance=row[6],
+            )
+            for row in rows
+        ]
 
     def chapters(self, book_id: str) -> builtins.list[Chapter]:
         rows = self.conn.execute(
@@ -106,6 +121,26 @@ class SqliteBookRepository:
             self.conn.execute(f'DELETE FROM "{table}" WHERE book_id = ?', (book_id,))
         self.conn.execute("DELETE FROM books WHERE id = ?", (book_id,))
 
+    def _enrichments_to_keep(
+        self, book_id: str, chunks: Sequence[Chunk], page_count: int
+    ) -> builtins.list[tuple[Any, ...]]:
+        """Stored enrichments of pages whose text is unchanged in `chunks` (they cost a model call each)."""
+        rows = self.conn.execute(
+            "SELECT page, schema_version, content_hash, model, data, visual_importance, search_text, created_at "
+            "FROM page_enrichments WHERE book_id = ?",
+            (book_id,),
+        ).fetchall()
+        if not rows:
+            return []
+        by_page: dict[int, builtins.list[Chunk]] = {}
+        for chunk in chunks:
+            by_page.setdefault(chunk.start_page, []).append(chunk)
+        return [
+            tuple(row)
+            for row in rows
+            if row[0] <= page_count and row[2] == page_content_hash(by_page.get(row[0], ()), row[0])
+        ]
+
     def replace(
         self,
         book: Book,
@@ -114,10 +149,12 @@ class SqliteBookRepository:
         pages: Sequence[Page],
         chapters: Sequence[Chapter],
         chunks: Sequence[Chunk],
+        concepts: Sequence[ExtractedConcept] = (),
     ) -> None:
         """Write a whole book in one transaction, replacing any earlier copy; all or nothing.
 
-        The reading position of an earlier copy is kept (clamped to the new page count).
+        The reading position of an earlier copy is kept (clamped to the new page count). The concept
+        map replaces the earlier one; cached summaries go with the earlier copy.
         """
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
@@ -126,6 +163,7 @@ class SqliteBookRepository:
                 "SELECT current_page, last_read_at FROM books WHERE id = ?", (book.id,)
             ).fetchone()
             current_page, last_read_at = (previous[0], previous[1]) if previous else (1, None)
+            enrichments = self._enrichments_to_keep(book.id, chunks, book.page_count)
             self._delete(book.id)
             conn.execute(
                 "INSERT INTO books (id, title, author, language, format, source_path, file_size, page_count, "
@@ -149,8 +187,20 @@ class SqliteBookRepository:
                 ),
             )
             conn.executemany(
-                "INSERT INTO pages (book_id, number, label) VALUES (?, ?, ?)",
-                [(book.id, p.number, p.label) for p in pages],
+                "INSERT INTO pages (book_id, number, label, image_count, image_area, drawing_area, "
+                "visual_importance) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        book.id,
+                        p.number,
+                        p.label,
+                        p.visuals.image_count,
+                        p.visuals.image_area,
+                        p.visuals.drawing_area,
+                        p.visuals.importance,
+                    )
+                    for p in pages
+                ],
             )
             conn.executemany(
                 "INSERT INTO chapters (book_id, idx, title, start_page, end_page, level) VALUES (?, ?, ?, ?, ?, ?)",
@@ -164,6 +214,12 @@ class SqliteBookRepository:
                     for c in chunks
                 ],
             )
+            conn.executemany(
+                "INSERT INTO page_enrichments (book_id, page, schema_version, content_hash, model, data, "
+                "visual_importance, search_text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(book.id, *row) for row in enrichments],
+            )
+            write_concepts(conn, book.id, concepts)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-INDEX_VERSION = 1
-"""Version of the extraction and chunking pipeline; books indexed by an older one can be reindexed."""
+INDEX_VERSION = 2
+"""Version of the extraction and chunking pipeline; books indexed by an older one can be reindexed.
+
+2: concept maps and per-page visual measurements are made at import.
+"""
 
 _V1_CORE = """
 CREATE TABLE books (
@@ -116,6 +119,105 @@ ALTER TABLE messages ADD COLUMN horizon INTEGER;
 """
 
 
+_V4_CONCEPTS_AND_SUMMARIES = """
+CREATE TABLE concepts (
+    id         INTEGER PRIMARY KEY,
+    book_id    TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+    name       TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    first_page INTEGER NOT NULL,
+    UNIQUE (book_id, name)
+);
+CREATE INDEX concepts_by_book ON concepts(book_id, first_page);
+CREATE TABLE concept_aliases (
+    concept_id INTEGER NOT NULL REFERENCES concepts(id) ON DELETE CASCADE,
+    alias      TEXT NOT NULL,
+    first_page INTEGER NOT NULL,
+    preference INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (concept_id, alias)
+) WITHOUT ROWID;
+CREATE TABLE concept_mentions (
+    concept_id INTEGER NOT NULL REFERENCES concepts(id) ON DELETE CASCADE,
+    page       INTEGER NOT NULL,
+    count      INTEGER NOT NULL,
+    running_count INTEGER NOT NULL DEFAULT 0,
+    running_pages INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (concept_id, page)
+) WITHOUT ROWID;
+CREATE INDEX concept_mentions_by_page ON concept_mentions(page, concept_id);
+CREATE TABLE summaries (
+    book_id        TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+    scope          TEXT NOT NULL,
+    model          TEXT NOT NULL,
+    prompt_version INTEGER NOT NULL,
+    text_hash      TEXT NOT NULL,
+    up_to_page     INTEGER NOT NULL,
+    summary        TEXT NOT NULL,
+    created_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    PRIMARY KEY (book_id, scope, model, prompt_version, text_hash)
+) WITHOUT ROWID;
+"""
+"""Concept maps (people, places, terms with aliases and per-page mentions) and cached summaries.
+
+An alias's `preference` orders the names a concept may be shown by (0: its own name); the reader sees
+the best one first used by their page. A mention row's `running_count` and `running_pages` are the
+concept's mentions and pages up to and including that page, so counts at the reader's page are one
+index lookup per concept.
+
+`scope` is e.g. "chapter:3" or "recap"; `model` is a model id or "extractive"; `text_hash` hashes
+the text summarised (so a mid-chapter summary up to the reader's page is its own entry).
+"""
+
+_V5_PAGE_VISUALS_AND_ENRICHMENT = """
+ALTER TABLE pages ADD COLUMN image_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE pages ADD COLUMN image_area REAL NOT NULL DEFAULT 0;
+ALTER TABLE pages ADD COLUMN drawing_area REAL NOT NULL DEFAULT 0;
+ALTER TABLE pages ADD COLUMN visual_importance INTEGER NOT NULL DEFAULT 1;
+CREATE TABLE page_enrichments (
+    id                INTEGER PRIMARY KEY,
+    book_id           TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+    page              INTEGER NOT NULL,
+    schema_version    INTEGER NOT NULL,
+    content_hash      TEXT NOT NULL,
+    model             TEXT NOT NULL,
+    data              TEXT NOT NULL,
+    visual_importance INTEGER,
+    search_text       TEXT NOT NULL DEFAULT '',
+    created_at        TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    UNIQUE (book_id, page)
+);
+CREATE VIRTUAL TABLE page_enrichments_fts USING fts5(
+    search_text, content='page_enrichments', content_rowid='id',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER page_enrichments_ai AFTER INSERT ON page_enrichments BEGIN
+    INSERT INTO page_enrichments_fts(rowid, search_text) VALUES (new.id, new.search_text);
+END;
+CREATE TRIGGER page_enrichments_ad AFTER DELETE ON page_enrichments BEGIN
+    INSERT INTO page_enrichments_fts(page_enrichments_fts, rowid, search_text)
+    VALUES ('delete', old.id, old.search_text);
+END;
+CREATE TRIGGER page_enrichments_au AFTER UPDATE OF search_text ON page_enrichments BEGIN
+    INSERT INTO page_enrichments_fts(page_enrichments_fts, rowid, search_text)
+    VALUES ('delete', old.id, old.search_text);
+    INSERT INTO page_enrichments_fts(rowid, search_text) VALUES (new.id, new.search_text);
+END;
+CREATE TABLE enrichment_failures (
+    id         INTEGER PRIMARY KEY,
+    book_id    TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+    page       INTEGER NOT NULL,
+    model      TEXT NOT NULL,
+    error      TEXT NOT NULL,
+    raw_output TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE INDEX enrichment_failures_by_page ON enrichment_failures(book_id, page);
+"""
+"""Per-page visual measurements made at import (image_area and drawing_area are fractions of the page,
+visual_importance 1-5) and model-made page enrichments (validated JSON; `search_text` is the summary and
+figure descriptions, full-text indexed so search finds them) with the failures of that step."""
+
+
 def _script(sql: str) -> Callable[[Any], None]:
     def step(conn: Any) -> None:
         for statement in _split_statements(sql):
@@ -144,6 +246,8 @@ MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V1_CORE),
     _script(_V2_EMBEDDINGS_AND_CHAT),
     _script(_V3_MESSAGE_HORIZON),
+    _script(_V4_CONCEPTS_AND_SUMMARIES),
+    _script(_V5_PAGE_VISUALS_AND_ENRICHMENT),
 ]
 """MIGRATIONS[i] brings a database from user_version i to i + 1."""
 

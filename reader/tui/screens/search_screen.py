@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from reader.app.snippets import make_snippet
 from reader.domain.errors import ReaderError
 from reader.domain.models import SearchResult
 
@@ -22,10 +23,7 @@ SearchFunction = Callable[[str], Any]
 """Runs in a worker thread: query -> SearchResponse (results, warnings) or a list of SearchResult."""
 
 
-def snippet(text: str, width: int = 160) -> str:
-    """The passage on one line, cut to `width` characters."""
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
+SNIPPET_WIDTH = 160
 
 
 class SearchScreen(ModalScreen[int | None]):
@@ -38,9 +36,11 @@ class SearchScreen(ModalScreen[int | None]):
     class Finished(Message):
         """A search came back from the worker."""
 
-        def __init__(self, query: str, results: list[SearchResult], note: str) -> None:
+        def __init__(self, query: str, results: list[SearchResult], note: str, searched: str = "") -> None:
             super().__init__()
             self.query = query
+            self.searched = searched or query
+            """The words actually searched (the correction, when one was used)."""
             self.results = results
             self.note = note
 
@@ -83,16 +83,18 @@ class SearchScreen(ModalScreen[int | None]):
         correction = getattr(response, "correction", None)
         if correction:
             notes.append(f"Searched for “{correction}”.")
-        self.post_message(self.Finished(query, results, " ".join(notes)))
+        self.post_message(self.Finished(query, results, " ".join(notes), correction or query))
 
     @on(Finished)
     def _show(self, event: Finished) -> None:
         results = self.query_one("#search-results", OptionList)
         results.clear_options()
         for index, result in enumerate(event.results):
-            prompt = Content.assemble(
-                (result.page_citation, "bold $accent"), ("  ", ""), snippet(result.content)
-            )
+            piece = make_snippet(result.content, event.searched, SNIPPET_WIDTH)
+            text = Content(piece.text)
+            for begin, end in piece.spans:
+                text = text.stylize("bold $text-warning", begin, end)
+            prompt = Content.assemble((result.page_citation, "bold $accent"), ("  ", ""), text)
             results.add_option(Option(prompt, id=f"{index}:{result.start_page}"))
         count = len(event.results)
         summary = f"{count} passage{'s' if count != 1 else ''} for “{event.query}”."

@@ -9,6 +9,7 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from reader.domain.enrichment import EnrichmentStatus
 from reader.domain.models import Book
 
 BAR_CELLS = 8
@@ -27,8 +28,22 @@ def index_state(models: Sequence[str], busy: str | None) -> str:
     return f"semantic ({models[0]})" if models else "lexical"
 
 
-def book_prompt(book: Book, models: Sequence[str], busy: str | None, is_open: bool) -> Content:
-    """Two lines for one book."""
+def enrich_state(status: EnrichmentStatus | None) -> str:
+    """How far `reader enrich` got, e.g. "enriched 12/30 · 2 failed" ('' when never run)."""
+    if status is None:
+        return ""
+    text = f"enriched {min(status.done, status.total)}/{status.total}"
+    return text + (f" · {status.failed} failed" if status.failed else "")
+
+
+def book_prompt(
+    book: Book,
+    models: Sequence[str],
+    busy: str | None,
+    is_open: bool,
+    enrichment: EnrichmentStatus | None = None,
+) -> Content:
+    """Two lines for one book (three when it has been enriched)."""
     percent = round(100 * book.current_page / book.page_count) if book.page_count else 0
     marker = ("▸ ", "bold $accent") if is_open else ("  ", "")
     title = Content.assemble(marker, (book.title, "bold"))
@@ -39,7 +54,10 @@ def book_prompt(book: Book, models: Sequence[str], busy: str | None, is_open: bo
         f" {percent}%",
         (f" · {index_state(models, busy)}", "$text-muted"),
     )
-    return Content("\n").join([title, author, progress])
+    lines = [title, author, progress]
+    if state := enrich_state(enrichment):
+        lines.append(Content.assemble("  ", (state, "$text-muted")))
+    return Content("\n").join(lines)
 
 
 class BookList(OptionList):
@@ -57,14 +75,19 @@ class BookList(OptionList):
         busy: dict[str, str],
         open_book: str | None,
         more: str = "",
+        enrichment: dict[str, EnrichmentStatus] | None = None,
     ) -> None:
         """Replace the options, keeping the highlighted book when it is still listed.
 
         `more` is a last, disabled line saying how many books are not listed.
         """
         highlighted = self.highlighted_option.id if self.highlighted_option else None
+        enriched = enrichment or {}
         options = [
-            Option(book_prompt(b, embedded.get(b.id, ()), busy.get(b.id), b.id == open_book), id=b.id)
+            Option(
+                book_prompt(b, embedded.get(b.id, ()), busy.get(b.id), b.id == open_book, enriched.get(b.id)),
+                id=b.id,
+            )
             for b in books
         ]
         if more:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from textual import on, work
@@ -48,6 +49,18 @@ def offline_hint(services: Services) -> str | None:
         '[chat]\nmodel = "gpt-4o-mini"   # or "ollama_chat/llama3.1", "openai/NAME" with api_base\n'
         'api_key_env = "OPENAI_API_KEY"'
     )
+
+
+def said_again_later(messages: Sequence[ChatMessage], index: int) -> bool:
+    """Whether the text the model wrote before calling tools (messages[index]) reappears in a later
+    answer of the same turn: the final answer (or the partial one kept on cancel or error) opens with it."""
+    text = messages[index].content.strip()
+    for later in messages[index + 1 :]:
+        if later.role == "user":
+            return False
+        if later.role == "assistant" and not later.tool_calls and text in later.content:
+            return True
+    return False
 
 
 class ChatPane(Vertical):
@@ -196,10 +209,12 @@ class ChatPane(Vertical):
         self.conversation_id = event.conversation_id
         await self.chat_log.remove_children()
         items: list[Any] = []
-        for message in event.messages:
+        for index, message in enumerate(event.messages):
             if message.role == "user":
                 items.append(QuestionItem(message.content))
             elif message.role == "assistant" and message.content.strip():
+                if message.tool_calls and said_again_later(event.messages, index):
+                    continue  # shown once, where the turn's answer starts with it (as while it streamed)
                 items.append(AnswerItem(message.content, streaming=False))
             elif message.role == "tool":
                 items.append(

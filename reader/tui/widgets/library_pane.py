@@ -15,8 +15,10 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import OptionDoesNotExist
 
+from reader.adapters.sqlite.enrichment_repository import enrichment_statuses
 from reader.adapters.sqlite.index_status import embedded_models
 from reader.app.book_lookup import describe
+from reader.domain.enrichment import EnrichmentStatus
 from reader.domain.models import Book
 from reader.services import Services
 from reader.tui.library_filter import filter_books
@@ -88,6 +90,8 @@ class LibraryPane(Vertical):
         self.services = services
         self.books: list[Book] = []
         self.embedded: dict[str, list[str]] = {}
+        self.enrichment: dict[str, EnrichmentStatus] = {}
+        """How far `reader enrich` got, for the books it ran on."""
         self.busy: dict[str, str] = {}
         self.open_book: str | None = None
 
@@ -105,6 +109,7 @@ class LibraryPane(Vertical):
         """Read the books again (most recently read first) and show them through the filter."""
         self.books = self.services.books.list()
         self.embedded = embedded_models(self.services.db.conn)
+        self.enrichment = enrichment_statuses(self.services.db.conn)
         self.refresh_list()
 
     def refresh_list(self) -> None:
@@ -117,7 +122,9 @@ class LibraryPane(Vertical):
             more = f"… {len(matches) - LIST_LIMIT} more {what}"
             open_book = [b for b in matches[LIST_LIMIT:] if b.id == self.open_book]
             shown = matches[:LIST_LIMIT] + open_book
-        self.query_one(BookList).show_books(shown, self.embedded, self.busy, self.open_book, more)
+        self.query_one(BookList).show_books(
+            shown, self.embedded, self.busy, self.open_book, more, self.enrichment
+        )
         count = len(self.books)
         self.border_subtitle = (
             f"{len(matches)} of {count}" if query.strip() else f"{count} book{'s' * (count != 1)}"
@@ -135,7 +142,11 @@ class LibraryPane(Vertical):
         if book is None:
             return
         prompt = book_prompt(
-            book, self.embedded.get(book_id, ()), self.busy.get(book_id), book_id == self.open_book
+            book,
+            self.embedded.get(book_id, ()),
+            self.busy.get(book_id),
+            book_id == self.open_book,
+            self.enrichment.get(book_id),
         )
         try:
             self.query_one(BookList).replace_option_prompt(book_id, prompt)

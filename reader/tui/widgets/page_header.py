@@ -9,12 +9,18 @@ from textual.widgets import Static
 
 from reader.tui.reading_session import ShownPage
 
+FIGURE_MARKER = "▣ figures"
+"""Shown in the header on a page whose meaning is largely in its figures (visual importance 3-5)."""
+
 
 def position_text(page: ShownPage) -> str:
-    """E.g. "p. 57 · 63 of 300 · 21%", plus the reading position when re-reading earlier pages."""
+    """E.g. "p. 57 · 63 of 300 · 21%", plus the reading position when re-reading earlier pages and a
+    marker on a page with figures."""
     text = f"p. {page.label} · {page.number} of {page.page_count} · {page.percent}%"
     if page.horizon > page.number:
         text += f" · read to p. {page.horizon_label}"
+    if page.has_figures:
+        text = f"{FIGURE_MARKER} · {text}"
     return text
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 
+from reader.domain.errors import ReaderError
+from reader.domain.models import Book
+from reader.tui.open_page import open_page
 from reader.tui.reading_session import ReadingSession, ShownPage
 from reader.tui.screens.confirm_screen import ConfirmScreen
 from reader.tui.screens.goto_screen import GoToScreen
@@ -59,6 +63,14 @@ class PageViewer(Vertical, can_focus=True):
         Binding("g", "go_to", "Go to page", id="page.goto"),
         Binding("t", "contents", "Contents", id="page.contents"),
         Binding("b,backspace", "back", "Back after a jump", id="page.back", show=False),
+        Binding(
+            "o",
+            "open_page",
+            "Open the page in the PDF viewer",
+            id="page.open_pdf",
+            show=False,
+            tooltip="Opens this page of a PDF book in the system's PDF viewer (to see its figures).",
+        ),
     ]
 
     class PageShown(Message):
@@ -70,6 +82,14 @@ class PageViewer(Vertical, can_focus=True):
             self.number = number
             self.horizon = horizon
             self.horizon_moved = horizon_moved
+
+    class PageOpened(Message):
+        """The open-in-viewer worker finished: what to tell the reader."""
+
+        def __init__(self, message: str, ok: bool) -> None:
+            super().__init__()
+            self.message = message
+            self.ok = ok
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -238,6 +258,41 @@ class PageViewer(Vertical, can_focus=True):
     def _jump_if_chosen(self, number: int | None) -> None:
         if number is not None:
             self.jump_to(number)
+
+    def action_open_page(self) -> None:
+        """Open the page on screen in the system's PDF viewer (PDF books only)."""
+        session = self.session
+        if session is None:
+            self.notify("Open a book first.", severity="warning", timeout=3)
+            return
+        book = session.book
+        if book.format != "pdf":
+            self.notify(
+                f"{book.title} is an {book.format.upper()} book: only PDF books have pages to open in a PDF "
+                "viewer.",
+                severity="warning",
+                timeout=5,
+            )
+            return
+        self._open_page(book, session.number, session.label(session.number))
+
+    @work(thread=True, group="open-page", exit_on_error=False)
+    def _open_page(self, book: Book, number: int, label: str) -> None:
+        services = getattr(self.app, "services", None)
+        try:
+            if services is None:
+                raise ReaderError("This app has no library to cut pages from.")
+            path = open_page(services.page_files, book, number, label)
+        except ReaderError as error:
+            self.post_message(self.PageOpened(str(error), False))
+        else:
+            self.post_message(self.PageOpened(f"Opened p. {label} in the PDF viewer ({path.name}).", True))
+
+    @on(PageOpened)
+    def _page_opened(self, event: PageOpened) -> None:
+        self.notify(
+            event.message, severity="information" if event.ok else "error", timeout=4 if event.ok else 8
+        )
 
     def action_back(self) -> None:
         """Return to the page before the last jump."""

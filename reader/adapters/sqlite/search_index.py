@@ -1,0 +1,194 @@
+"""Retrieval in the library file: FTS5 bm25 and vec0 KNN, with the spoiler filter inside every query."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+from typing import Any
+
+from reader.adapters.sqlite.vector_store import pack
+from reader.domain.search import EmbeddingSpace, ScoredChunk
+
+MAX_TERMS = 64
+"""More terms than this are dropped (a 10,000-character query stays fast)."""
+
+_HIT_COLUMNS = """
+SELECT c.id, c.book_id, c.text, c.start_page, c.end_page,
+       coalesce(ps.label, CAST(c.start_page AS TEXT)), coalesce(pe.label, CAST(c.end_page AS TEXT)), hits.score
+FROM hits
+JOIN chunks c ON c.rowid = hits.rowid
+LEFT JOIN pages ps ON ps.book_id = c.book_id AND ps.number = c.start_page
+LEFT JOIN pages pe ON pe.book_id = c.book_id AND pe.number = c.end_page
+WHERE c.book_id = ? AND c.end_page <= ?
+ORDER BY hits.score DESC, c.chunk_index
+"""
+
+_LEXICAL = (
+    """
+WITH hits AS (
+    SELECT chunks_fts.rowid AS rowid, -bm25(chunks_fts) AS score
+    FROM chunks_fts JOIN chunks ON chunks.rowid = chunks_fts.rowid
+    WHERE chunks_fts MATCH ? AND chunks_fts.rowid BETWEEN ? AND ?
+      AND chunks.book_id = ? AND chunks.end_page <= ?
+    ORDER BY bm25(chunks_fts)
+    LIMIT ?
+)"""
+    + _HIT_COLUMNS
+)
+
+_SEMANTIC = (
+    """
+WITH hits AS (
+    SELECT rowid, 1.0 - coalesce(distance, 2.0) AS score
+    FROM {table}
+    WHERE embedding MATCH ? AND k = ? AND book_id = ? AND end_page <= ?
+)"""
+    + _HIT_COLUMNS
+)
+
+
+_SUMMARIES = """
+SELECT e.book_id, e.page, e.model, e.search_text, coalesce(p.label, CAST(e.page AS TEXT)),
+       -bm25(page_enrichments_fts)
+FROM page_enrichments_fts
+JOIN page_enrichments e ON e.id = page_enrichments_fts.rowid
+LEFT JOIN pages p ON p.book_id = e.book_id AND p.number = e.page
+WHERE page_enrichments_fts MATCH ? AND e.book_id = ? AND e.page <= ?
+ORDER BY bm25(page_enrichments_fts), e.page
+LIMIT ?
+"""
+
+SUMMARY_PREFIX = "Page summary (made by {model}, not the page's own words):"
+
+
+def summary_chunk_id(book_id: str, page: int) -> str:
+    """The id a page summary has among search results (it is not a stored chunk)."""
+    return f"{book_id[:16]}-p{page}-summary"
+
+
+def fts_phrase(term: str) -> str:
+    """A term as an FTS5 string: double quotes around it, inner quotes doubled (no operators)."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def match_expression(terms: Sequence[str]) -> str:
+    """Any of the terms, each a quoted phrase; empty when no term has a letter or digit."""
+    seen: dict[str, None] = {}
+    for term in terms:
+        if any(ch.isalnum() for ch in term):
+            seen.setdefault(term.lower(), None)
+        if len(seen) >= MAX_TERMS:
+            break
+    return " OR ".join(fts_phrase(term) for term in seen)
+
+
+def _scored(row: Sequence[Any]) -> ScoredChunk:
+    return ScoredChunk(
+        chunk_id=row[0],
+        book_id=row[1],
+        text=row[2],
+        start_page=row[3],
+        end_page=row[4],
+        start_label=row[5],
+        end_label=row[6],
+        score=float(row[7]),
+    )
+
+
+class SqliteSearchIndex:
+    """Searches one book's chunks up to a page; nothing after it is ever read from the index."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    def _rowid_range(self, book_id: str, current_page: int) -> tuple[int, int] | None:
+        row = self.conn.execute(
+            "SELECT min(rowid), max(rowid) FROM chunks WHERE book_id = ? AND end_page <= ?",
+            (book_id, current_page),
+        ).fetchone()
+        return None if row is None or row[0] is None else (row[0], row[1])
+
+    def lexical(
+        self, book_id: str, terms: Sequence[str], current_page: int, k: int
+    ) -> builtins.list[ScoredChunk]:
+        """bm25-ranked chunks matching any term; the book's visible rowid range bounds the FTS scan."""
+        expression = match_expression(terms)
+        span = self._rowid_range(book_id, current_page)
+        if not expression or span is None or k <= 0:
+            return []
+        rows = self.conn.execute(
+            _LEXICAL, (expression, span[0], span[1], book_id, current_page, k, book_id, current_page)
+        ).fetchall()
+        return [_scored(row) for row in rows]
+
+    def semantic(
+        self, book_id: str, space: EmbeddingSpace, vector: Sequence[float], current_page: int, k: int
+    ) -> builtins.list[ScoredChunk]:
+        """KNN inside the book's partition with `end_page <= current_page` in the same query."""
+        if k <= 0 or current_page < 1:
+            return []
+        if len(vector) != space.dimension:
+            raise ValueError(f"a {len(vector)}-dimensional query cannot search {space.dimension} dimensions")
+        table = '"' + space.table.replace('"', '""') + '"'
+        rows = self.conn.execute(
+            _SEMANTIC.format(table=table),
+            (pack(vector), min(k, 4096), book_id, current_page, book_id, current_page),
+        ).fetchall()
+        return [_scored(row) for row in rows]
+
+    def summaries(
+        self, book_id: str, terms: Sequence[str], current_page: int, k: int
+    ) -> builtins.list[ScoredChunk]:
+        """bm25-ranked page summaries (from `reader enrich`) of pages up to `current_page`."""
+        expression = match_expression(terms)
+        if not expression or k <= 0 or current_page < 1:
+            return []
+        rows = self.conn.execute(_SUMMARIES, (expression, book_id, current_page, k)).fetchall()
+        return [
+            ScoredChunk(
+                chunk_id=summary_chunk_id(row[0], row[1]),
+                book_id=row[0],
+                text=f"{SUMMARY_PREFIX.format(model=row[2])}\n{row[3]}",
+                start_page=row[1],
+                end_page=row[1],
+                start_label=row[4],
+                end_label=row[4],
+                score=float(row[5]),
+            )
+            for row in rows
+        ]
+
+    def vocabulary(self, min_length: int, max_length: int) -> builtins.list[tuple[str, int]]:
+        """Indexed (stemmed) terms of the given lengths with their chunk counts, library-wide."""
+        rows = self.conn.execute(
+            "SELECT term, doc FROM chunks_vocab WHERE length(term) BETWEEN ? AND ?", (min_length, max_length)
+        ).fetchall()
+        return [(row[0], row[1]) for row in rows]
+
+    def visible_forms(
+        self, book_id: str, term: str, current_page: int, limit: int = 5, prefix: bool = False
+    ) -> builtins.list[str]:
+        """How `term` is written in up to `limit` visible chunks of the book (empty when it is absent).
+
+        With `prefix`, `term` is an indexed (stemmed) token and every word starting with it counts.
+        """
+        expression = match_expression([term])
+        if prefix and expression:
+            expression += "*"
+        span = self._rowid_range(book_id, current_page)
+        if not expression or span is None:
+            return []
+        rows = self.conn.execute(
+            "SELECT highlight(chunks_fts, 0, char(1), char(2)) FROM chunks_fts "
+            "JOIN chunks ON chunks.rowid = chunks_fts.rowid "
+            "WHERE chunks_fts MATCH ? AND chunks_fts.rowid BETWEEN ? AND ? "
+            "AND chunks.book_id = ? AND chunks.end_page <= ? LIMIT ?",
+            (expression, span[0], span[1], book_id, current_page, limit),
+        ).fetchall()
+        forms: dict[str, None] = {}
+        for (marked,) in rows:
+            for part in marked.split("\x01")[1:]:
+                form = part.split("\x02", 1)[0].strip()
+                if form:
+                    forms.setdefault(form, None)
+        return list(forms)

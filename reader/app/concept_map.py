@@ -1,0 +1,613 @@
+"""The concept map of a book, built at import with no model: people, places and key terms.
+
+Names are runs of capitalised words that are capitalised mid-sentence too (a capital at the start
+of a sentence proves nothing), frequent enough to matter. Aliases ("Mr. Thorne", "Thorne",
+"Gideon Thorne") are merged into one concept; the kind comes from simple cues (titles and speech
+verbs for people; place words, "the X" and prepositions like at/in/to for places). Key terms are
+the book's most distinctive lower-case words by TF-IDF over its pages, general English excluded.
+
+It runs inside every import, so it works on the whole book at once: one regex pass finds every run
+of capitalised words in the book's text, each distinct run is split and judged once, and the
+per-occurrence work is C loops (map, Counter, str.split) or a few dictionary operations. Only a
+sample of mentions has its surrounding words read. The result is the same as judging page by
+page with `find_names`.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import re
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate, chain, compress, repeat, starmap
+from operator import itemgetter
+
+from reader.app.background_words import BACKGROUND
+from reader.app.concept_aliases import Cluster, group_names
+from reader.app.name_finder import (
+    NOT_NAMES,
+    PERSON_TITLES,
+    PLACE_PREFIXES,
+    bare,
+    context_of,
+    is_title,
+    run_spans,
+    sentence_start_by_prefix,
+    split_run,
+    starts_sentence,
+)
+from reader.domain.knowledge import ConceptAlias, ExtractedConcept
+
+SHARED_TITLES = frozenset(
+    "Reverend Captain Doctor Professor Colonel Major Inspector Sergeant Admiral".split()
+)
+"""Titles that alone ("the Reverend") name the one character who bears them, when only one does."""
+
+SPEECH_VERBS = frozenset(
+    """said says say asked asks replied answered cried called shouted whispered murmured muttered
+    laughed smiled nodded sighed frowned shrugged grinned added told thought knew felt looked turned
+    went came stood sat took gave wrote read walked ran rose spoke began continued insisted admitted
+    agreed explained remarked exclaimed snapped demanded""".split()
+)
+PLACE_WORDS = frozenset(
+    """rock rocks head cove quay bay harbour harbor island isle street lane road square hill hills mount
+    mountain mountains river lake castle hall house abbey church chapel cathedral inn tavern bridge park
+    point cape sound strait valley wood woods forest moor marsh field fields town city port court place
+    gate tower farm manor cottage row sea ocean coast beach cliff cliffs creek brook falls ford green
+    common heath downs wharf pier station palace gardens garden county shire kingdom village""".split()
+)
+ORGANISATION_WORDS = frozenset(
+    """board company society council committee office navy army guild club college university school
+    court trust bank institute ministry department service league party union church""".split()
+)
+VESSEL_WORDS = frozenset(
+    "schooner ship brig barque steamer yacht frigate lugger vessel hms boat sloop".split()
+)
+LOCATIVE = frozenset(
+    """at in into to from toward towards near on over across beyond off past round around under above
+    below through onto behind outside inside within along via""".split()
+)
+
+
+@dataclass
+class _Cues:
+    """Counts of what surrounds a concept's mentions."""
+
+    total: int = 0
+    titles: int = 0
+    speech: int = 0
+    place_words: int = 0
+    organisation: int = 0
+    locative: int = 0
+    the: int = 0
+    vessel: bool = False
+
+
+def min_mentions(page_count: int) -> int:
+    """How often a name must appear to be a concept: twice in a short book, more in a long one."""
+    return 2 if page_count < 150 else 3 if page_count < 500 else 4
+
+
+def term_count(page_count: int) -> int:
+    """How many key terms a book gets."""
+    return min(40, 6 + page_count // 5)
+
+
+@lru_cache(maxsize=65536)
+def core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """The name words of a run: no titles, no initials ("Rev. J. Ashby" -> ("Ashby",))."""
+    return tuple(
+        bare(t) if bare(t).lower() not in PLACE_PREFIXES else t
+        for t in tokens
+        if not is_title(t) and len(bare(t)) > 1
+    )
+
+
+_TOKEN = re.compile(r"[\w'’\-]+")
+_LOWER_PREFIX = re.compile(r"[a-z][a-z'’\-]*[a-z]")
+_ASCII_SPACES = str.maketrans({c: " " for c in map(chr, range(128)) if not (c.isalnum() or c in "_'-\x01")})
+"""Every ASCII character that is not part of a word to a space; \\x01 (a stand-in for ’) is kept."""
+_TYPOGRAPHIC_SPACES = "“”‘—–…"
+"""Punctuation common in typeset books that is not part of a word."""
+_PAGE_BREAK = "\n\n\n"
+"""Between pages in the book's text: no name runs across it, no sentence context either."""
+_UNSEEN = object()
+
+
+def page_words(text: str) -> list[str]:
+    """The words of a page in order: its runs of letters, digits, apostrophes and hyphens.
+
+    A ’ inside a word may come back as \\x01 (see `_restore`)."""
+    if "\x01" in text:
+        return _TOKEN.findall(text)
+    if not text.isascii():
+        # curly quotes and dashes are most of what makes a page non-ASCII: with ’ as \x01 and the
+        # others as spaces the page usually is ASCII, and splits as fast
+        simpler = text.replace("’", "\x01")
+        for mark in _TYPOGRAPHIC_SPACES:
+            simpler = simpler.replace(mark, " ")
+        try:
+            text = simpler.encode("ascii").decode("ascii")
+        except UnicodeEncodeError:
+            return _TOKEN.findall(text)
+    return text.translate(_ASCII_SPACES).split()  # C loops: several times faster than a regex
+
+
+def _restore(word: str) -> str:
+    return word.replace("\x01", "’")
+
+
+@dataclass
+class _Words:
+    """The words of every page, and how often each lower-case word occurs in the book.
+
+    A lower-case word is the lower-case start of a word ("rock's", "well-known"); a word starting
+    with a capital has none.
+    """
+
+    pages: list[list[str]]
+    lower: Counter[str]
+    lower_of: dict[str, str]
+    """Each word that has a lower-case word, to that word."""
+
+    @classmethod
+    def of(cls, pages: Sequence[str]) -> _Words:
+        words = [page_words(text) for text in pages]
+        lower: Counter[str] = Counter()
+        lower_of: dict[str, str] = {}
+        for word, count in Counter(chain.from_iterable(words)).items():
+            if "a" <= word[0] <= "z" and (match := _LOWER_PREFIX.match(_restore(word))):
+                lower_of[word] = form = match.group()
+                lower[form] += count
+        return cls(words, lower, lower_of)
+
+
+class _Name:
+    """Every mention of one name (one alias) in the book: where it is and what precedes it."""
+
+    __slots__ = ("key", "tokens", "mentions", "the", "possessive")
+
+    def __init__(self, key: str, tokens: tuple[str, ...]) -> None:
+        self.key = key
+        self.tokens = tokens
+        self.mentions: list[tuple[int, int, bool]] = []
+        """(start, end, preceded by a stripped "the") in the book's text, in reading order."""
+        self.the = 0
+        """How many mentions follow a "the" stripped from the run ("The Teeth" -> "Teeth")."""
+        self.possessive = 0
+
+
+@dataclass
+class _Book:
+    """The book's text as one string (pages apart) and the name runs found in it."""
+
+    text: str
+    starts: list[int]
+    """Where each page's text begins in `text` (page 1 first)."""
+    names: dict[str, _Name]
+    titles: list[tuple[int, int, bool, tuple[str, ...]]]
+    """Runs that are titles alone ("the Reverend"): (start, end, the, tokens) in reading order."""
+
+    def page(self, position: int) -> int:
+        return bisect_right(self.starts, position)
+
+    def context(self, start: int, end: int) -> tuple[tuple[str, ...], str]:
+        return context_of(self.text, start, end, self.starts[self.page(start) - 1])
+
+
+def build_concept_map(
+    pages: Sequence[str], headings: Mapping[int, Sequence[str]] | None = None
+) -> list[ExtractedConcept]:
+    """People, places and key terms of a book whose page texts are `pages` (page 1 first).
+
+    `headings` maps a page number to chapter titles printed on it; their title-case words are
+    ignored when looking for names.
+    """
+    headings = headings or {}
+    with _collector_paused():
+        return _build(pages, headings)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector: the build allocates many short-lived objects (no cycles),
+    and each collection they trigger walks the whole heap, a large one in the app (measured: 15% of
+    the build in a bare process)."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[ExtractedConcept]:
+    words = _Words.of(pages)
+    texts: list[str] = []
+    for number, text in enumerate(pages, start=1):
+        for title in headings.get(number, ()):
+            text = text.replace(title, " ", 1)
+        texts.append(text)
+    book = _find_names(texts, words.lower)
+    clusters = group_names({key: name.mentions for key, name in book.names.items()}, _cores(book.names))
+    concepts = _name_concepts(book, clusters, min_mentions(len(pages)))
+    taken = {word.lower() for concept in concepts for alias in concept.aliases for word in alias.text.split()}
+    concepts.extend(_key_terms(words, taken, term_count(len(pages))))
+    return concepts
+
+
+def _cores(names: Mapping[str, _Name]) -> dict[str, tuple[str, ...]]:
+    return {key: core_tokens(name.tokens) for key, name in names.items()}
+
+
+def _scan(texts: Sequence[str]) -> tuple[str, list[int], list[int], list[str]]:
+    """The book's text (pages apart), where its pages start, and where each run of capitalised
+    words starts and what it is."""
+    text = _PAGE_BREAK + _PAGE_BREAK.join(texts)
+    starts, at = [], 0
+    for page in texts:
+        at += len(_PAGE_BREAK)
+        starts.append(at)
+        at += len(page)
+    spans = run_spans(text)  # one regex pass over the book, then C loops (map) over its matches
+    return text, starts, list(map(itemgetter(0), spans)), list(map(text.__getitem__, starmap(slice, spans)))
+
+
+def _find_names(texts: Sequence[str], lower: Counter[str]) -> _Book:
+    """Every name mention in the book, grouped by name; sentence-initial grammar words dropped,
+    common words rejected (what `find_names` finds page by page, judged as a whole)."""
+    text, starts, run_starts, runs = _scan(texts)
+    pieces: dict[str, tuple[tuple[tuple[str, ...], int, int, bool, bool | None], ...]] = {}
+    for run in set(runs):
+        pieces[run] = (
+            ()
+            if run.lower() in NOT_NAMES
+            else tuple(
+                (tokens, start, end - start, possessive, starts_sentence(run, start) if start else None)
+                for tokens, start, end, possessive in split_run(run)
+            )
+        )
+    # one pass over the runs: their start positions grouped by (tokens, initial, possessive, length)
+    groups: dict[tuple[tuple[str, ...], bool, bool, int], list[int]] = {}
+    by_prefix: dict[str, bool | None] = {}
+    named = {run for run, found in pieces.items() if found}
+    for run, at in compress(zip(runs, run_starts, strict=True), map(named.__contains__, runs)):
+        for tokens, offset, length, possessive, initial in pieces[run]:
+            begin = at + offset
+            if initial is None:
+                prefix = text[begin - 2 : begin]
+                decided = by_prefix.get(prefix, _UNSEEN)
+                if decided is _UNSEEN:
+                    decided = by_prefix[prefix] = sentence_start_by_prefix(prefix)
+                initial = starts_sentence(text, begin) if decided is None else bool(decided)
+            seen = (tokens, initial, possessive, length)
+            group = groups.get(seen)
+            if group is None:
+                groups[seen] = [begin]
+            else:
+                group.append(begin)
+    judge = _judge(groups, lower)
+    names: dict[str, _Name] = {}
+    titles: list[tuple[int, int, bool, tuple[str, ...]]] = []
+    for (tokens, initial, possessive, length), begins in groups.items():
+        verdict = judge(tokens, initial)
+        if verdict is None:
+            continue
+        tokens, the = verdict
+        if all(is_title(t) for t in tokens):
+            titles.extend((begin, begin + length, the, tokens) for begin in begins)
+            continue
+        key = " ".join(tokens)
+        name = names.get(key)
+        if name is None:
+            name = names[key] = _Name(key, tokens)
+        name.mentions.extend((begin, begin + length, the) for begin in begins)
+        name.the += the * len(begins)
+        name.possessive += possessive * len(begins)
+    for name in names.values():
+        name.mentions.sort()  # reading order (each group is in order already: a merge)
+    titles.sort()
+    return _Book(text, starts, names, titles)
+
+
+def _judge(
+    groups: Mapping[tuple[tuple[str, ...], bool, bool, int], Sequence[int]], lower: Counter[str]
+) -> Callable[[tuple[str, ...], bool], tuple[tuple[str, ...], bool] | None]:
+    """Whether a run is a name, given every run of the book: (name tokens, preceded by "the"), or None."""
+    mid_runs = set()
+    mid_tokens: Counter[str] = Counter()
+    for (tokens, initial, _, _), begins in groups.items():
+        if not initial:
+            mid_runs.add(tokens)
+            for token in tokens:
+                mid_tokens[token] += len(begins)
+
+    def common(token: str) -> bool:
+        word = bare(token)
+        if is_title(token):
+            return False
+        return word.lower() in NOT_NAMES or lower[word.lower()] >= max(1, mid_tokens[token])
+
+    def judge(tokens: tuple[str, ...], initial: bool) -> tuple[tuple[str, ...], bool] | None:
+        the = False
+        if initial:
+            while len(tokens) > 1 and tokens not in mid_runs and common(tokens[0]):
+                the = bare(tokens[0]).lower() == "the"
+                tokens = tokens[1:]
+        while len(tokens) > 1 and bare(tokens[0]).lower() in ("the", "a", "an"):
+            the, tokens = True, tokens[1:]
+        while len(tokens) > 1 and len(bare(tokens[0])) == 1:  # "T. Tobias": an initial, not a name
+            tokens = tokens[1:]
+        if all(is_title(t) for t in tokens):
+            return tokens, the
+        core = core_tokens(tokens)
+        if not core or all(bare(t).lower() in NOT_NAMES for t in core):
+            return None
+        if len(core) == 1 and not any(is_title(t) for t in tokens):
+            word = core[0]
+            if bare(word).lower() in NOT_NAMES or lower[word.lower()] >= max(1, mid_tokens[word]):
+                return None
+            if not mid_tokens[word]:
+                return None
+        elif len(core) > 1 and tokens not in mid_runs and all(common(t) for t in core):
+            return None
+        return tokens, the
+
+    verdicts: dict[tuple[tuple[str, ...], bool], tuple[tuple[str, ...], bool] | None] = {}
+
+    def cached(tokens: tuple[str, ...], initial: bool) -> tuple[tuple[str, ...], bool] | None:
+        key = (tokens, initial)
+        if key not in verdicts:
+            verdicts[key] = judge(tokens, initial)
+        return verdicts[key]
+
+    return cached
+
+
+def _kind(cues: _Cues, core_length: int) -> str:
+    """person, place or term from the cues of every mention of a concept."""
+    total = max(1, cues.total)
+    if cues.vessel:
+        return "term"
+    if cues.organisation and cues.organisation >= cues.place_words:
+        return "term"
+    if cues.place_words and cues.place_words >= cues.titles:
+        return "place"
+    if cues.titles:
+        return "person"
+    if cues.the >= total / 2:
+        return "place" if cues.locative >= 0.3 * total else "term"
+    if core_length == 1 and cues.locative >= 0.3 * total and cues.locative > cues.speech:
+        return "place"
+    return "person"
+
+
+CONTEXT_SAMPLE = 30
+"""Mentions per concept (and per alias) whose surrounding words are read to judge its kind and article."""
+
+
+def _sample_indexes(total: int, limit: int) -> Sequence[int]:
+    """At most `limit` indexes spread evenly over `total` items."""
+    if total <= limit:
+        return range(total)
+    step = total / limit
+    return [int(i * step) for i in range(limit)]
+
+
+@dataclass
+class _Alias:
+    """What one name of a concept adds up to: where first seen, how often, and its articles."""
+
+    first_page: int
+    count: int = 0
+    the: int = 0
+    judged: int = 0
+    """Mentions whose preceding words are known (all those with "the"; a sample of the others)."""
+    possessive: int = 0
+
+
+def _name_concepts(
+    book: _Book, clusters: list[Cluster[tuple[int, int, bool]]], threshold: int
+) -> list[ExtractedConcept]:
+    names = book.names
+    by_title: dict[str, list[int]] = {}
+    for index, cluster in enumerate(clusters):
+        titles = {
+            PERSON_TITLES[bare(t).lower()] for key in cluster.keys for t in names[key].tokens if is_title(t)
+        }
+        for title in titles:
+            if title in SHARED_TITLES:
+                by_title.setdefault(title, []).append(index)
+    extra: dict[int, list[tuple[str, int, bool]]] = {}
+    for start, end, the, tokens in book.titles:
+        title = PERSON_TITLES[bare(tokens[-1]).lower()]
+        owners = by_title.get(title, [])
+        if len(owners) == 1 and len(tokens) == 1:
+            if not the:
+                previous, _ = book.context(start, end)
+                the = bool(previous) and previous[-1] == "the"
+            extra.setdefault(owners[0], []).append((f"the {title}" if the else title, start, the))
+    contexts: dict[int, tuple[tuple[str, ...], str]] = {}
+    """The words around each mention read so far, by its start."""
+    judged: Counter[str] = Counter()
+    the_before: Counter[str] = Counter()
+
+    text, page_starts = book.text, book.starts
+
+    def read(key: str, mention: tuple[int, int, bool]) -> tuple[tuple[str, ...], str, bool]:
+        """The words before and after a mention, and whether "the" precedes it."""
+        start, end, the = mention
+        if the:  # the run began with "the": what precedes that does not matter
+            return (), "", True
+        found = contexts.get(start)
+        if found is None:
+            floor = page_starts[bisect_right(page_starts, start) - 1]
+            found = contexts[start] = context_of(text, start, end, floor)
+            judged[key] += 1
+            the_before[key] += bool(found[0]) and found[0][-1] == "the"
+        previous, following = found
+        return previous, following, bool(previous) and previous[-1] == "the"
+
+    concepts: list[ExtractedConcept] = []
+    for index, cluster in enumerate(clusters):
+        more = extra.get(index, [])
+        if len(cluster.mentions) + len(more) < threshold:
+            continue
+        for key in cluster.keys:  # each alias's article ("the Teeth") is judged on its own sample
+            group = names[key].mentions
+            for i in _sample_indexes(len(group), CONTEXT_SAMPLE // 3):
+                read(key, group[i])
+        ends = list(accumulate(len(names[key].mentions) for key in cluster.keys))
+        sampled = []
+        for i in _sample_indexes(len(cluster.mentions), CONTEXT_SAMPLE):
+            key = cluster.keys[bisect_right(ends, i)]
+            sampled.append((names[key].tokens, *read(key, cluster.mentions[i])))
+        kind = _kind(_cues(sampled), len(cluster.core))
+        aliases: dict[str, _Alias] = {}
+        for key in cluster.keys:
+            name = names[key]
+            aliases[key] = _Alias(
+                book.page(name.mentions[0][0]),
+                len(name.mentions),
+                name.the + the_before[key],
+                name.the + judged[key],
+                name.possessive,
+            )
+        for key, start, the in more:
+            alias = aliases.get(key)
+            if alias is None:
+                alias = aliases[key] = _Alias(book.page(start))
+            alias.count += 1
+            alias.the += the
+            alias.judged += 1
+        starts = chain(map(itemgetter(0), cluster.mentions), map(itemgetter(1), more))
+        per_page = Counter(map(bisect_right, repeat(book.starts), starts))
+        concepts.append(_concept(aliases, per_page, kind))
+    return concepts
+
+
+def _cues(mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool]]) -> _Cues:
+    """Cues from mentions given as (tokens, words before, word after, preceded by "the")."""
+    cues = _Cues()
+    for tokens, previous, following, the in mentions:
+        cues.total += 1
+        first, last = bare(tokens[0]).lower(), bare(tokens[-1]).lower()
+        if any(is_title(t) for t in tokens):
+            cues.titles += 1
+        if following in SPEECH_VERBS or (previous and previous[-1] in SPEECH_VERBS):
+            cues.speech += 1
+        if last in PLACE_WORDS or first in PLACE_PREFIXES:
+            cues.place_words += 1
+        if last in ORGANISATION_WORDS:
+            cues.organisation += 1
+        if previous and previous[-1] in VESSEL_WORDS:
+            cues.vessel = True
+        if previous and (
+            previous[-1] in LOCATIVE
+            or (previous[-1] == "the" and len(previous) > 1 and previous[0] in LOCATIVE)
+        ):
+            cues.locative += 1
+        cues.the += the
+    return cues
+
+
+def _concept(aliases: Mapping[str, _Alias], per_page: Counter[int], kind: str) -> ExtractedConcept:
+    def display(key: str) -> str:
+        alias = aliases[key]
+        text = key
+        if kind != "person" and alias.possessive >= 0.8 * alias.count and alias.count > 1:
+            text += "'s"
+        judged = max(1, alias.judged)
+        if kind != "person" and alias.the >= 0.6 * judged and not key.startswith("the "):
+            text = "the " + text
+        return text
+
+    def preference(key: str) -> tuple[int, int, int, int]:
+        tokens = tuple(key.split())
+        core = core_tokens(tokens)
+        titled = any(is_title(t) for t in tokens)
+        alias = aliases[key]
+        return (-len(core), int(titled) if len(core) > 1 else int(not titled), -alias.count, alias.first_page)
+
+    keys = sorted(aliases, key=preference)
+    named = tuple(ConceptAlias(display(key), aliases[key].first_page, rank) for rank, key in enumerate(keys))
+    unique: dict[str, ConceptAlias] = {}
+    for alias in named:
+        if alias.text not in unique or alias.first_page < unique[alias.text].first_page:
+            unique[alias.text] = alias
+    ordered = tuple(sorted(unique.values(), key=lambda a: a.preference))
+    return ExtractedConcept(
+        name=ordered[0].text,
+        kind=kind,
+        aliases=ordered,
+        mentions=tuple(sorted(per_page.items())),
+    )
+
+
+def _key_terms(words: _Words, taken: set[str], limit: int) -> list[ExtractedConcept]:
+    """The book's most distinctive lower-case words (TF-IDF over pages), plurals folded in."""
+    lower = words.lower
+    pages = len(words.pages)
+    groups: dict[str, list[str]] = {}
+    for word in lower:
+        if (
+            len(word) < 3
+            or word in BACKGROUND
+            or word in NOT_NAMES
+            or word in taken
+            or "'" in word
+            or "’" in word
+        ):
+            continue
+        stem = word
+        for suffix in ("es", "s"):
+            if word.endswith(suffix) and word[: -len(suffix)] in lower:
+                stem = word[: -len(suffix)]
+                break
+        if stem in BACKGROUND:
+            continue
+        groups.setdefault(stem, []).append(word)
+    minimum = 3 if pages < 100 else 5
+    totals = {stem: sum(lower[form] for form in forms) for stem, forms in groups.items()}
+    stem_of = {form: stem for stem, forms in groups.items() if totals[stem] >= minimum for form in forms}
+    stem_of_word = {word: stem_of[form] for word, form in words.lower_of.items() if form in stem_of}
+    # per page, how often each stem occurs: C loops over the page's words
+    on_page = [Counter(filter(None, map(stem_of_word.get, page))) for page in words.pages]
+    document_frequency: Counter[str] = Counter(chain.from_iterable(on_page))
+    scored: list[tuple[float, str]] = []
+    for stem in groups:
+        total = totals[stem]
+        spread = document_frequency[stem]
+        if total < minimum or spread < 2:
+            continue
+        scored.append((total * math.log(1 + pages / spread), stem))
+    scored.sort(reverse=True)
+    chosen = scored[:limit]
+    forms_chosen = {form for _, stem in chosen for form in groups[stem]}
+    words_of: dict[str, set[str]] = {}
+    for word, form in words.lower_of.items():
+        if form in forms_chosen:
+            words_of.setdefault(form, set()).add(word)
+    concepts = []
+    for _, stem in chosen:
+        forms = sorted(groups[stem], key=lambda form: -lower[form])
+        per_page = [
+            (number, counts[stem]) for number, counts in enumerate(on_page, start=1) if stem in counts
+        ]
+        first_seen: dict[str, int] = {}
+        for number, _ in per_page:
+            for form in forms:
+                if form not in first_seen and not words_of[form].isdisjoint(words.pages[number - 1]):
+                    first_seen[form] = number
+            if len(first_seen) == len(forms):
+                break
+        aliases = tuple(ConceptAlias(form, first_seen[form], rank) for rank, form in enumerate(forms))
+        concepts.append(ExtractedConcept(forms[0], "term", aliases, tuple(per_page)))
+    return concepts

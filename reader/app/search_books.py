@@ -1,0 +1,235 @@
+"""Search that never spoils: lexical (bm25), semantic (KNN) and hybrid (reciprocal rank fusion).
+
+Every retriever filters by the reader's page inside its query; nothing here post-filters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from reader.app.search_terms import query_terms, replace_word
+from reader.domain.errors import EmbeddingError, ReaderError
+from reader.domain.models import Book, SearchResult
+from reader.domain.ports import BookRepository, EmbeddingProvider, SearchIndex, VectorStore
+from reader.domain.search import EmbeddingSpace, ScoredChunk
+
+MODES = ("auto", "lexical", "semantic", "hybrid")
+RRF_K = 60
+"""The rank constant of reciprocal rank fusion (the usual 60)."""
+FUSION_POOL = 50
+"""Candidates each retriever contributes to the fusion."""
+MAX_K = 100
+
+
+@dataclass(frozen=True)
+class SearchResponse:
+    """Passages up to the reader's page, the mode that ran, and what the reader should know."""
+
+    results: tuple[SearchResult, ...]
+    mode: str
+    warnings: tuple[str, ...] = ()
+    correction: str | None = None
+    """The corrected query that was searched instead, when the original found nothing."""
+    current_page: int = 0
+
+
+@dataclass
+class _Plan:
+    mode: str
+    space: EmbeddingSpace | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def _result(hit: ScoredChunk, score: float, retrievers: tuple[str, ...]) -> SearchResult:
+    return SearchResult(
+        chunk_id=hit.chunk_id,
+        book_id=hit.book_id,
+        content=hit.text,
+        start_page=hit.start_page,
+        end_page=hit.end_page,
+        start_label=hit.start_label,
+        end_label=hit.end_label,
+        score=score,
+        retrievers=retrievers,
+    )
+
+
+def fuse(rankings: dict[str, Sequence[ScoredChunk]], k: int) -> list[SearchResult]:
+    """Reciprocal rank fusion: each list adds 1 / (RRF_K + rank) to the chunks it holds."""
+    scores: dict[str, float] = {}
+    hits: dict[str, ScoredChunk] = {}
+    found_by: dict[str, list[str]] = {}
+    for name, ranking in rankings.items():
+        for rank, hit in enumerate(ranking, start=1):
+            scores[hit.chunk_id] = scores.get(hit.chunk_id, 0.0) + 1.0 / (RRF_K + rank)
+            hits.setdefault(hit.chunk_id, hit)
+            found_by.setdefault(hit.chunk_id, []).append(name)
+    order = sorted(scores, key=lambda cid: (-scores[cid], hits[cid].start_page, cid))
+    return [_result(hits[cid], scores[cid], tuple(found_by[cid])) for cid in order[:k]]
+
+
+class SearchBooksUseCase:
+    """Searches a book up to a page; `provider` (optional) embeds queries for semantic search."""
+
+    def __init__(
+        self,
+        books: BookRepository,
+        index: SearchIndex,
+        vectors: VectorStore,
+        provider: EmbeddingProvider | None = None,
+        config_hint: str = "the config file",
+    ) -> None:
+        self.books = books
+        self.index = index
+        self.vectors = vectors
+        self.provider = provider
+        self.config_hint = config_hint
+
+    # --- public ----------------------------------------------------------------------------------
+
+    def search(
+        self, book_id: str, query: str, current_page: int | None = None, k: int = 5, mode: str = "auto"
+    ) -> SearchResponse:
+        """The top `k` passages for `query` that end on or before `current_page` (default: the reader's)."""
+        if mode not in MODES:
+            raise ReaderError(f"Unknown search mode '{mode}'; use one of: {', '.join(MODES)}.")
+        book = self.books.get(book_id)
+        if book is None:
+            raise ReaderError(f"No book with id {book_id}; see `reader list`.")
+        page = book.current_page if current_page is None else current_page
+        page = max(0, min(int(page), book.page_count))
+        k = max(1, min(int(k), MAX_K))
+        plan = self._plan(book, mode)
+        terms = query_terms(query)
+        if not terms:
+            return SearchResponse((), plan.mode, tuple(plan.warnings), None, page)
+        semantic: list[ScoredChunk] | None = None
+        if plan.mode in ("semantic", "hybrid") and plan.space is not None:
+            semantic = self._semantic(book_id, plan, query, page, FUSION_POOL if plan.mode == "hybrid" else k)
+        if semantic is None and plan.mode in ("semantic", "hybrid"):
+            plan.mode = "lexical"
+        correction = None
+        lexical: list[ScoredChunk] = []
+        summaries: list[ScoredChunk] = []
+        if plan.mode in ("lexical", "hybrid"):
+            pool = FUSION_POOL if plan.mode == "hybrid" else k
+            lexical = self.index.lexical(book_id, terms, page, pool)
+            summaries = self.index.summaries(book_id, terms, page, pool)
+            if not lexical and not summaries:
+                corrected = self._correct(book_id, query, terms, page)
+                if corrected is not None:
+                    correction, corrected_terms = corrected
+                    lexical = self.index.lexical(book_id, corrected_terms, page, pool)
+                    summaries = self.index.summaries(book_id, corrected_terms, page, pool)
+        if plan.mode == "lexical" and not summaries:
+            results = [_result(hit, hit.score, ("lexical",)) for hit in lexical]
+        elif plan.mode == "lexical":
+            results = fuse({"lexical": lexical, "summary": summaries}, k)
+        elif plan.mode == "semantic":
+            results = [_result(hit, hit.score, ("semantic",)) for hit in semantic or []]
+        else:
+            rankings: dict[str, Sequence[ScoredChunk]] = {"lexical": lexical, "semantic": semantic or []}
+            if summaries:
+                rankings["summary"] = summaries
+            results = fuse(rankings, k)
+        return SearchResponse(tuple(results[:k]), plan.mode, tuple(plan.warnings), correction, page)
+
+    def search_all_books(
+        self, query: str, k: int = 5, mode: str = "auto"
+    ) -> list[tuple[Book, SearchResponse]]:
+        """Every book searched up to its own reading position; books without results are left out."""
+        found = []
+        for book in self.books.list():
+            if book.current_page < 1:
+                continue
+            response = self.search(book.id, query, book.current_page, k, mode)
+            if response.results or response.warnings:
+                found.append((book, response))
+        return found
+
+    # --- parts -----------------------------------------------------------------------------------
+
+    def _plan(self, book: Book, mode: str) -> _Plan:
+        """Which retrievers can run for this book, and why not when one cannot."""
+        if mode == "lexical":
+            return _Plan("lexical")
+        wants_vectors = mode in ("semantic", "hybrid")
+        if self.provider is None:
+            plan = _Plan("lexical")
+            if wants_vectors:
+                plan.warnings.append(
+                    f"{mode.capitalize()} search needs an embedding model ([embeddings] model in "
+                    f"{self.config_hint}); showing lexical results."
+                )
+            return plan
+        held = self.vectors.book_vectors(book.id)
+        mine = [v for v in held if v.space.model == self.provider.name]
+        if not mine:
+            plan = _Plan("lexical")
+            others = sorted({v.space.model for v in held})
+            if others:
+                plan.warnings.append(
+                    f"'{book.title}' was embedded with {', '.join(others)}, not {self.provider.name}; run "
+                    f"`reader embed {book.id[:8]}` to re-embed it. Showing lexical results."
+                )
+            elif wants_vectors:
+                plan.warnings.append(
+                    f"'{book.title}' has no embeddings yet; run `reader embed {book.id[:8]}`. "
+                    "Showing lexical results."
+                )
+            return plan
+        best = mine[0]
+        if not best.complete:
+            note = (
+                f"'{book.title}' is only partly embedded ({best.count} of {best.total} passages); "
+                f"run `reader embed {book.id[:8]}` to finish."
+            )
+            if not wants_vectors:
+                return _Plan("lexical", warnings=[note + " Showing lexical results."])
+            return _Plan(mode, best.space, [note])
+        return _Plan("hybrid" if mode == "auto" else mode, best.space)
+
+    def _semantic(self, book_id: str, plan: _Plan, query: str, page: int, k: int) -> list[ScoredChunk] | None:
+        """KNN hits, or None (with a warning) when the query cannot be embedded."""
+        assert self.provider is not None and plan.space is not None
+        try:
+            vector = self.provider.embed_query(query[:8000])
+        except EmbeddingError as error:
+            plan.warnings.append(f"Semantic search failed: {error} Showing lexical results.")
+            return None
+        if len(vector) != plan.space.dimension:
+            plan.warnings.append(
+                f"{self.provider.name} now returns {len(vector)}-dimensional vectors, but the book was "
+                f"embedded with {plan.space.dimension}; run `reader embed {book_id[:8]}`. Showing lexical results."
+            )
+            return None
+        return self.index.semantic(book_id, plan.space, vector, page, k)
+
+    def _correct(self, book_id: str, query: str, terms: list[str], page: int) -> tuple[str, list[str]] | None:
+        """Terms not in the visible text replaced by the closest visible word of the book, if any."""
+        missing = [t for t in terms if not self.index.visible_forms(book_id, t, page, 1)]
+        if not missing:
+            return None
+        from rapidfuzz import fuzz, process
+
+        shortest = min(len(t) for t in missing)
+        longest = max(len(t) for t in missing)
+        vocabulary = [term for term, _ in self.index.vocabulary(max(2, shortest - 3), longest + 2)]
+        corrected_terms = list(terms)
+        corrected_query = query
+        changed = False
+        for term in missing:
+            if len(term) < 3 or term.isdigit():
+                continue
+            cutoff = 80.0 if len(term) <= 5 else 75.0
+            candidates = process.extract(term, vocabulary, scorer=fuzz.ratio, score_cutoff=cutoff, limit=8)
+            for candidate, _score, _ in candidates:
+                forms = self.index.visible_forms(book_id, candidate, page, 5, prefix=True)
+                if forms:
+                    form = min(forms, key=lambda f: (-fuzz.ratio(term, f.lower()), f != f.lower(), f))
+                    corrected_terms[corrected_terms.index(term)] = form.lower()
+                    corrected_query = replace_word(corrected_query, term, form)
+                    changed = True
+                    break
+        return (corrected_query, corrected_terms) if changed else None

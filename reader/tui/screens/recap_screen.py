@@ -1,0 +1,91 @@
+"""The story so far: a recap of the book up to the reading position; its citations open pages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import LoadingIndicator, Markdown
+
+from reader.domain.errors import ReaderError
+from reader.domain.knowledge import Recap
+from reader.tui.citations import label_from_href, linkify_citations
+
+RecapLoader = Callable[[], Recap]
+"""Runs in a worker: the recap up to the reader's page (may call the model)."""
+
+
+def recap_markdown(recap: Recap) -> str:
+    """The recap as Markdown: a heading per chapter for composed recaps, notes first."""
+    notes = "".join(f"> {note}\n\n" for note in recap.notes)
+    if not recap.sections:
+        return notes + "Nothing read yet."
+    if recap.model == "extractive":
+        body = "\n\n".join(f"### {s.title}\n\n{s.text}" for s in recap.sections if s.text)
+    else:
+        body = recap.text
+    return notes + linkify_citations(body)
+
+
+class RecapScreen(ModalScreen[str | None]):
+    """Dismisses with the label of a cited page the reader follows, or None."""
+
+    AUTO_FOCUS = "#recap-scroll"
+
+    BINDINGS = [Binding("escape,r,q", "close", "Close", id="recap.close")]
+
+    class Loaded(Message):
+        """The recap came back from the worker."""
+
+        def __init__(self, recap: Recap | None, error: str = "") -> None:
+            super().__init__()
+            self.recap = recap
+            self.error = error
+
+    def __init__(self, load: RecapLoader, horizon_label: str) -> None:
+        super().__init__()
+        self.load = load
+        self.horizon_label = horizon_label
+        self.recap: Recap | None = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog dialog-tall dialog-wide", id="recap-scroll") as dialog:
+            dialog.border_title = f"The story so far (up to p. {self.horizon_label})"
+            dialog.border_subtitle = "Esc closes · citations open their page"
+            yield LoadingIndicator(id="recap-loading")
+            yield Markdown("", id="recap-text", open_links=False)
+
+    def on_mount(self) -> None:
+        self._load()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="recap")
+    def _load(self) -> None:
+        try:
+            self.post_message(self.Loaded(self.load()))
+        except ReaderError as error:
+            self.post_message(self.Loaded(None, str(error)))
+        except Exception as error:  # noqa: BLE001 - shown in the dialog
+            self.post_message(self.Loaded(None, f"The recap failed ({type(error).__name__}: {error})."))
+
+    @on(Loaded)
+    async def _loaded(self, event: Loaded) -> None:
+        self.recap = event.recap
+        await self.query_one("#recap-loading", LoadingIndicator).remove()
+        text = recap_markdown(event.recap) if event.recap is not None else event.error
+        await self.query_one("#recap-text", Markdown).update(text)
+
+    @on(Markdown.LinkClicked)
+    def _link_clicked(self, event: Markdown.LinkClicked) -> None:
+        event.stop()
+        label = label_from_href(event.href)
+        if label is not None:
+            self.dismiss(label)
+
+    def action_close(self) -> None:
+        """Close without going anywhere."""
+        self.dismiss(None)

@@ -1,0 +1,221 @@
+"""X-Ray: the people, places and terms met so far; pick one to see its mentions and open a page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from reader.domain.knowledge import ConceptDetail, ConceptEntry
+
+KIND_TITLES = {"person": "People", "place": "Places", "term": "Terms"}
+KIND_ROWS = 40
+"""The most mentioned concepts of each kind listed at first; a last row lists the rest."""
+
+DetailLoader = Callable[[ConceptEntry], ConceptDetail]
+"""Runs in a worker: one concept's mentions, companions and snippets up to the reader's page."""
+
+
+class XRayScreen(ModalScreen[int | None]):
+    """Dismisses with the page of the mention chosen, or None."""
+
+    AUTO_FOCUS = "#xray-concepts"
+
+    BINDINGS = [
+        Binding("escape,x", "close", "Close", id="xray.close"),
+        Binding("j", "cursor('down')", "Down", show=False),
+        Binding("k", "cursor('up')", "Up", show=False),
+    ]
+
+    class DetailLoaded(Message):
+        """One concept's detail came back from the worker."""
+
+        def __init__(self, detail: ConceptDetail | None, error: str = "") -> None:
+            super().__init__()
+            self.detail = detail
+            self.error = error
+
+    def __init__(
+        self,
+        entries: Sequence[ConceptEntry],
+        load_detail: DetailLoader,
+        horizon_label: str,
+        label: Callable[[int], str],
+        note: str = "",
+        first_detail: ConceptDetail | None = None,
+    ) -> None:
+        super().__init__()
+        self.entries = {str(e.id): e for e in entries}
+        self.ordered = list(entries)
+        self.load_detail = load_detail
+        self.horizon_label = horizon_label
+        self.label = label
+        self.note = note
+        self.detail: ConceptDetail | None = None
+        self.expanded: set[str] = set()
+        """Kinds whose whole list is shown (past the first KIND_ROWS)."""
+        self.first_detail = first_detail
+        """The detail of the first concept, loaded with the list so the first paint shows it."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog dialog-tall dialog-wide", id="xray") as dialog:
+            dialog.border_title = "X-Ray"
+            dialog.border_subtitle = "Enter: mentions · Esc closes"
+            note = self.note or (
+                f"People, places and terms up to p. {self.horizon_label} (your reading position)."
+                if self.ordered
+                else f"Nobody and nothing recurring yet up to p. {self.horizon_label}."
+            )
+            yield Static(note, id="xray-note", classes="dialog-text", markup=False)
+            with Horizontal(id="xray-body"):
+                yield OptionList(*self._options(), id="xray-concepts")
+                with Vertical(id="xray-detail"):
+                    first = self.first_detail
+                    self.detail = first
+                    about = describe(first, self.label) if first is not None else ""
+                    yield Static(about, id="xray-about", markup=False)
+                    options = mention_options(first, self.label) if first is not None else []
+                    yield OptionList(*options, id="xray-mentions")
+
+    def _options(self) -> list[Option]:
+        options: list[Option] = []
+        for kind, title in KIND_TITLES.items():
+            group = [e for e in self.ordered if e.kind == kind]
+            if not group:
+                continue
+            options.append(Option(Content.styled(f"{title} ({len(group)})", "bold $accent"), disabled=True))
+            shown = group if kind in self.expanded else group[:KIND_ROWS]
+            for entry in shown:
+                prompt = Content.assemble(entry.name, ("  ", ""), (f"{entry.mentions}×", "$text-muted"))
+                options.append(Option(prompt, id=str(entry.id)))
+            if len(shown) < len(group):
+                more = f"… {len(group) - len(shown)} more {title.lower()}"
+                options.append(Option(Content.styled(more, "italic $text-muted"), id=f"more:{kind}"))
+        return options
+
+    def on_mount(self) -> None:
+        concepts = self.query_one("#xray-concepts", OptionList)
+        if concepts.option_count > 1:
+            concepts.highlighted = 1  # the first entry after the "People" heading
+        concepts.focus()
+
+    @on(OptionList.OptionHighlighted, "#xray-concepts")
+    def _concept_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        entry = self.entries.get(event.option.id or "")
+        if entry is not None and not (self.detail is not None and self.detail.entry.id == entry.id):
+            self._load_detail(entry)
+
+    @on(OptionList.OptionSelected, "#xray-concepts")
+    def _concept_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        option_id = event.option.id or ""
+        if option_id.startswith("more:"):
+            self.expanded.add(option_id.removeprefix("more:"))
+            concepts = self.query_one("#xray-concepts", OptionList)
+            at = event.option_index
+            concepts.clear_options()
+            concepts.add_options(self._options())
+            concepts.highlighted = at
+            return
+        mentions = self.query_one("#xray-mentions", OptionList)
+        if mentions.option_count:
+            mentions.highlighted = mentions.highlighted or 0
+            mentions.focus()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="xray-detail")
+    def _load_detail(self, entry: ConceptEntry) -> None:
+        try:
+            self.post_message(self.DetailLoaded(self.load_detail(entry)))
+        except Exception as error:  # noqa: BLE001 - shown in the dialog
+            self.post_message(
+                self.DetailLoaded(None, f"Could not look it up ({type(error).__name__}: {error}).")
+            )
+
+    @on(DetailLoaded)
+    def _detail_loaded(self, event: DetailLoaded) -> None:
+        self._show_detail(event.detail, event.error)
+
+    def _show_detail(self, detail: ConceptDetail | None, error: str) -> None:
+        about = self.query_one("#xray-about", Static)
+        mentions = self.query_one("#xray-mentions", OptionList)
+        mentions.clear_options()
+        self.detail = detail
+        if detail is None:
+            about.update(error)
+            return
+        about.update(describe(detail, self.label))
+        mentions.add_options(mention_options(detail, self.label))
+
+    @on(OptionList.OptionSelected, "#xray-mentions")
+    def _mention_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(int(event.option.id or 0) or None)
+
+    def action_cursor(self, direction: str) -> None:
+        """Move the highlight with vim keys."""
+        focused = self.focused
+        if isinstance(focused, OptionList):
+            focused.action_cursor_down() if direction == "down" else focused.action_cursor_up()
+
+    def action_close(self) -> None:
+        """Back to the concept list from the mentions, else close."""
+        if self.focused is self.query_one("#xray-mentions", OptionList):
+            self.query_one("#xray-concepts", OptionList).focus()
+            return
+        self.dismiss(None)
+
+
+def describe(detail: ConceptDetail, label: Callable[[int], str]) -> Content:
+    """The head of a concept's X-Ray entry: name, kind, names, first page, counts, companions."""
+    entry = detail.entry
+    lines = [
+        Content.assemble((entry.name, "bold"), (f"  {entry.kind}", "$text-muted")),
+        Content(
+            f"First met on p. {label(entry.first_page)}; {entry.mentions} mention"
+            f"{'s' * (entry.mentions != 1)} on {entry.pages} page{'s' * (entry.pages != 1)} so far."
+        ),
+    ]
+    if entry.aliases:
+        lines.append(Content(f"Also: {', '.join(entry.aliases)}"))
+    if detail.related:
+        lines.append(
+            Content("With: " + ", ".join(f"{other.name} ({shared})" for other, shared in detail.related))
+        )
+    return Content("\n").join(lines)
+
+
+MENTION_ROWS = 60
+"""Beyond this many pages, mentions are listed as runs of pages (each row opens its first page)."""
+
+
+def mention_options(detail: ConceptDetail, label: Callable[[int], str]) -> list[Option]:
+    """One row per page mentioning the concept (with a snippet where there is one), or page runs."""
+    snippets = {s.page: s.text for s in detail.snippets}
+    mentions = list(detail.mentions)
+    options: list[Option] = []
+    if len(mentions) <= MENTION_ROWS:
+        for page, count in mentions:
+            times = f" ×{count}" if count > 1 else ""
+            prompt: Any = Content.assemble((f"p. {label(page)}{times}", "bold $accent"))
+            if page in snippets:
+                prompt = Content.assemble(prompt, ("  ", ""), snippets[page])
+            options.append(Option(prompt, id=str(page)))
+        return options
+    size = -(-len(mentions) // MENTION_ROWS)
+    for start in range(0, len(mentions), size):
+        run = mentions[start : start + size]
+        first, last = run[0][0], run[-1][0]
+        total = sum(count for _, count in run)
+        span = f"p. {label(first)}" if first == last else f"pp. {label(first)}-{label(last)}"
+        prompt = Content.assemble((span, "bold $accent"), (f"  {total}× on {len(run)} pages", "$text-muted"))
+        options.append(Option(prompt, id=str(first)))
+    return options

@@ -1,0 +1,1 @@
+"""Test support: a scripted OpenAI-compatible server and its pytest fixture."""

@@ -1,0 +1,191 @@
+"""The concept map: names, kinds and key terms of the sample novella, alias merging, storage at import."""
+
+from __future__ import annotations
+
+import pytest
+
+from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
+from reader.app.concept_aliases import merge_aliases, nickname, same_word
+from reader.app.concept_map import build_concept_map
+from reader.app.name_finder import find_names
+from reader.app.sentences import split_sentences
+from reader.cli.library_commands import import_sample
+from reader.domain.knowledge import ExtractedConcept
+from reader.services import SAMPLE_BOOK, Services
+
+PEOPLE = {
+    "Imogen Vale",
+    "Edmund Halloran",
+    "Gideon Thorne",
+    "Tobias Wren",
+    "Martha Pell",
+    "Silas Crane",
+    "Jonah Ashby",
+}
+PLACES = {
+    "Gull Rock",
+    "Tern Head",
+    "Harrowmouth",
+    "Kettlewick",
+    "the Drowned Bell",
+    "Merrow Cove",
+    "the Teeth",
+    "St. Elwyn's",
+    "Morvoren Quay",
+}
+
+
+@pytest.fixture(scope="module")
+def sample_map() -> dict[str, ExtractedConcept]:
+    from reader.adapters.extractors.registry import extractor_for
+    from reader.app.import_books import chapter_ranges
+
+    extracted = extractor_for(SAMPLE_BOOK).extract(SAMPLE_BOOK)
+    chapters = chapter_ranges(extracted.chapters, len(extracted.pages))
+    headings: dict[int, list[str]] = {}
+    for chapter in chapters:
+        headings.setdefault(chapter.start_page, []).append(chapter.title)
+    concepts = build_concept_map([p.text for p in extracted.pages], headings)
+    return {c.name: c for c in concepts}
+
+
+def test_the_novellas_people_and_places_are_found_with_their_kinds(sample_map) -> None:
+    people = {name for name, c in sample_map.items() if c.kind == "person"}
+    places = {name for name, c in sample_map.items() if c.kind == "place"}
+    assert PEOPLE <= people
+    assert PLACES <= places
+    assert not people & places
+
+
+def test_sentence_initial_words_and_common_words_are_not_names(sample_map) -> None:
+    names = {alias.text.lower() for c in sample_map.values() for alias in c.aliases}
+    for word in ("he", "the", "she", "and", "then", "young", "chapter", "god", "thursday", "i'm", "system"):
+        assert word not in names
+
+
+def test_aliases_are_merged_into_one_concept_with_their_first_pages(sample_map) -> None:
+    thorne = sample_map["Gideon Thorne"]
+    aliases = {a.text: a.first_page for a in thorne.aliases}
+    assert {"Mr. Thorne", "Thorne", "Gideon"} <= set(aliases)
+    assert aliases["Mr. Thorne"] == 3 and aliases["Gideon Thorne"] == 5 and thorne.first_page == 3
+    ashby = {a.text for a in sample_map["Jonah Ashby"].aliases}
+    assert {"Reverend Ashby", "the Reverend", "Jonah"} <= ashby
+    wren = {a.text for a in sample_map["Tobias Wren"].aliases}
+    assert {"Wren", "Mr. Wren", "Toby", "Toby Wren"} <= wren
+    assert {a.text for a in sample_map["Martha Pell"].aliases} >= {"Mrs. Pell", "Martha"}
+    assert "Jack Pell" in sample_map and "Mrs. Pell" not in {a.text for a in sample_map["Jack Pell"].aliases}
+    assert sample_map["Morvoren Quay"].first_page == 26
+
+
+def test_mentions_count_each_run_once_per_page(sample_map) -> None:
+    imogen = sample_map["Imogen Vale"]
+    assert imogen.first_page == 1 and imogen.total > 50
+    pages = [page for page, _ in imogen.mentions]
+    assert pages == sorted(pages) and len(set(pages)) == len(pages)
+    assert all(count > 0 for _, count in imogen.mentions)
+
+
+def test_key_terms_by_tf_idf_skip_general_english(sample_map) -> None:
+    terms = {name for name, c in sample_map.items() if c.kind == "term"}
+    assert {"oil", "inquiry"} <= terms
+    assert {a.text for a in sample_map["casks"].aliases} == {"casks", "cask"}
+    assert not terms & {"said", "looked", "night", "door", "uncle", "page"}
+
+
+def test_alias_merging_rules() -> None:
+    assert same_word("Kitto", "Kittos") and not same_word("Pell", "Bell")
+    assert nickname("Toby", "Tobias") and nickname("Sam", "Samuel") and not nickname("Jack", "Martha")
+
+    class M:
+        def __init__(self, key: str) -> None:
+            self.key = key
+
+    keys = [
+        "Mr. Darcy",
+        "Darcy",
+        "Fitzwilliam Darcy",
+        "Fitzwilliam Darcy",
+        "Jane",
+        "Jane Bennet",
+        "Jane Bennet",
+    ]
+    mentions = [M(k) for k in keys]
+    mentions += [M("Elizabeth Bennet")] * 3 + [M("Bennet")] * 2 + [M("Miss Bennet")]
+
+    def core(m: M) -> tuple[str, ...]:
+        return tuple(w for w in m.key.split() if w not in ("Mr.", "Miss"))
+
+    clusters, titles = merge_aliases(mentions, core)
+    by_core = {c.core: sorted({m.key for m in c.mentions}) for c in clusters}
+    assert by_core[("Fitzwilliam", "Darcy")] == ["Darcy", "Fitzwilliam Darcy", "Mr. Darcy"]
+    assert by_core[("Jane", "Bennet")] == ["Jane", "Jane Bennet"]
+    # "Bennet" is shared by two sisters; Elizabeth (3 mentions) is not dominant over Jane (2): kept apart
+    assert sorted(by_core[("Elizabeth", "Bennet")]) == ["Elizabeth Bennet"]
+    assert ("Bennet",) in by_core and titles == []
+
+
+def test_name_finder_marks_sentence_starts_and_titles() -> None:
+    text = 'He met Mr. Thorne at Gull Rock. Thorne smiled. "Crane will take you," said Imogen Vale.'
+    found = [(o.text, o.initial) for o in find_names(text, 1)]
+    assert ("Mr. Thorne", False) in found and ("Gull Rock", False) in found
+    assert ("Thorne", True) in found and ("Crane", True) in found and ("Imogen Vale", False) in found
+    assert split_sentences(text) == [
+        "He met Mr. Thorne at Gull Rock.",
+        "Thorne smiled.",
+        '"Crane will take you," said Imogen Vale.',
+    ]
+
+
+def test_import_stores_the_map_and_reads_stop_at_the_page() -> None:
+    services = Services.open()
+    book = import_sample(services)
+    concepts = SqliteConceptRepository(services.db.conn)
+    assert concepts.count(book.id) > 20
+    at_four = {e.name: e for e in concepts.visible(book.id, 4)}
+    assert "Morvoren Quay" not in at_four and "Gideon Thorne" not in at_four  # the full name comes on p. 5
+    assert at_four["Mr. Thorne"].last_page <= 4 and "Gideon Thorne" not in at_four["Mr. Thorne"].aliases
+    at_five = {e.name: e for e in concepts.visible(book.id, 5)}
+    assert "Mr. Thorne" in at_five["Gideon Thorne"].aliases
+    assert at_five["Gideon Thorne"].mentions > at_four["Mr. Thorne"].mentions
+    late = {e.name for e in concepts.visible(book.id, 30)}
+    assert "Morvoren Quay" in late
+
+
+def test_reindex_rebuilds_the_map_and_a_failure_leaves_the_old_copy(monkeypatch) -> None:
+    services = Services.open()
+    book = import_sample(services)
+    concepts = SqliteConceptRepository(services.db.conn)
+    before = concepts.count(book.id)
+    outcome = services.importer.import_file(SAMPLE_BOOK, force=True)
+    assert outcome.status == "reindexed" and concepts.count(book.id) == before
+
+    import reader.adapters.sqlite.book_repository as repository
+
+    def broken(conn, book_id, found) -> None:
+        conn.execute(
+            "INSERT INTO concepts (book_id, name, kind, first_page) VALUES (?, 'x', 'term', 1)", (book_id,)
+        )
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(repository, "write_concepts", broken)
+    outcome = services.importer.import_file(SAMPLE_BOOK, force=True)
+    assert outcome.status == "failed" and "disk full" in outcome.message
+    assert concepts.count(book.id) == before
+    assert services.books.get(book.id) is not None
+    assert services.chunks.count(book.id) > 0
+
+
+def test_a_book_imported_before_concept_maps_is_told_to_reindex(capsys: pytest.CaptureFixture[str]) -> None:
+    from reader.cli.main import main
+
+    services = Services.open()
+    book = import_sample(services)
+    services.db.conn.execute("DELETE FROM concepts WHERE book_id = ?", (book.id,))
+    assert services.xray.has_map(book.id)  # imported with a map that happens to be empty
+    assert main(["xray", "gull"]) == 0 and "Nobody and nothing recurring yet" in capsys.readouterr().out
+    services.db.conn.execute("UPDATE books SET index_version = 1 WHERE id = ?", (book.id,))
+    assert main(["xray", "gull"]) == 1
+    assert "run `reader reindex`" in capsys.readouterr().err
+    assert main(["reindex"]) == 0
+    capsys.readouterr()
+    assert main(["xray", "gull"]) == 0 and "Imogen Vale" in capsys.readouterr().out
