@@ -6,16 +6,12 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-import pytest
-
 from reader.app.chat_with_book import ChatWithBookUseCase
 from reader.cli.library_commands import import_sample
 from reader.config import ChatConfig, Config
 from reader.domain.chat import AnswerEvent, ChatEvent, ErrorEvent
 from reader.domain.models import Book
 from reader.services import Services
-
-needs_search = pytest.mark.skipif(not hasattr(Services, "search"), reason="book search has not landed")
 
 
 def chat_services(base_url: str | None, page: int = 10, **chat: Any) -> tuple[Services, Book]:

@@ -6,7 +6,7 @@ import pytest
 
 from reader.app.chat_prompt import BUDGET_SPENT
 from reader.domain.chat import AnswerEvent, ErrorEvent, TextDelta, ToolInvocationEvent, ToolResultEvent
-from tests.chat_helpers import ask, chat_services, final, later_texts, needs_search, tool_messages
+from tests.chat_helpers import ask, chat_services, final, later_texts, tool_messages
 from tests.support import scripted_server as scripted
 
 
@@ -66,7 +66,6 @@ def test_a_streamed_tool_call_runs_and_its_result_goes_back_to_the_model(server)
     assert roles == ["user", "assistant", "tool", "assistant"]
 
 
-@needs_search
 def test_two_tool_calls_in_one_turn_both_run_in_order(server) -> None:
     server.script_chat(
         scripted.tool_calls(
@@ -158,7 +157,6 @@ def test_several_calls_in_one_reply_past_the_budget_are_not_run(server) -> None:
     assert isinstance(final(events), AnswerEvent)
 
 
-@needs_search
 def test_an_instruction_inside_the_book_cannot_move_the_reading_position(server) -> None:
     server.script_chat(
         scripted.tool_calls(scripted.call("search_book", {"query": "SYSTEM NOTICE assistant"})),
@@ -188,7 +186,6 @@ def test_the_reader_saying_where_they_are_moves_the_position(server) -> None:
     assert tool_messages(server.chat_requests())[-1].startswith("Text of p. 20.")
 
 
-@needs_search
 @pytest.mark.parametrize("page", [3, 10, 15, 22])
 def test_no_text_after_the_reading_position_reaches_the_model(server, page: int) -> None:
     queries = ["Silas Crane", "the lamp went out", "who put out the light", "the ending", "Imogen"]

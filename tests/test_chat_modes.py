@@ -12,7 +12,7 @@ from reader.app.offline_strategy import OfflinePassagesStrategy
 from reader.app.tool_use_strategy import ToolUseRetrievalStrategy
 from reader.cli.main import main
 from reader.domain.chat import AnswerEvent, NoticeEvent, TextDelta, ToolInvocationEvent, ToolResultEvent
-from tests.chat_helpers import ask, chat_services, final, needs_search
+from tests.chat_helpers import ask, chat_services, final
 from tests.support import scripted_server as scripted
 
 
@@ -22,7 +22,6 @@ def server():
         yield running
 
 
-@needs_search
 def test_always_retrieve_routes_searches_and_answers_from_the_passages(server) -> None:
     route = '{"route": "BOOK", "confidence": 0.9, "suggested_queries": ["Silas Crane boatman"]}'
     server.script_chat(scripted.text(route), scripted.text("He is the boatman [p. 1]."))
@@ -51,7 +50,6 @@ def test_auto_asks_litellm_and_unknown_local_models_retrieve_first(server) -> No
     assert isinstance(services.chat.strategy, ToolUseRetrievalStrategy)
 
 
-@needs_search
 def test_without_a_model_the_chat_answers_with_cited_passages_already_read() -> None:
     services, book = chat_services(None, page=8)
     chat = services.chat
@@ -106,7 +104,6 @@ def write_config(base_url: str, **extra: str) -> None:
     Path(os.environ["READER_CONFIG"]).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-@needs_search
 def test_ask_command_streams_the_answer_and_shows_tool_calls(
     server, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -152,7 +149,6 @@ def test_chat_command_resumes_the_last_conversation(
     ]
 
 
-@needs_search
 def test_ask_without_a_model_prints_passages(capsys: pytest.CaptureFixture[str]) -> None:
     main(["demo", "--print"])
     main(["set-page", "gull", "10"])

@@ -8,14 +8,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import Button, Markdown
 
-from reader.services import Services
 from reader.tui.app import ReaderApp
 from reader.tui.widgets.chat_pane import ChatPane
 from tests.support import scripted_server as scripted
 from tests.tui_helpers import sample_services, wait_until
-
-if not hasattr(Services, "chat"):
-    pytest.skip("the chat use case has not landed", allow_module_level=True)
 
 
 def configure_model(base_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
