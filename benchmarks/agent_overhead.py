@@ -50,6 +50,9 @@ class TimedModel:
     def supports_tools(self) -> bool:
         return True
 
+    def supports_pdf_input(self) -> bool:
+        return False
+
     def context_window(self) -> int:
         return int(self.inner.context_window())
 

@@ -89,7 +89,10 @@ def _section(cls: type, data: Any, name: str, path: Path) -> Any:
         if expected is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, expected) or isinstance(value, bool) != isinstance(default, bool):
-            raise ReaderError(f"{path}: [{name}] {key} must be a {expected.__name__}.")
+            kind = {"str": "a string", "int": "a whole number", "float": "a number", "bool": "true or false"}
+            raise ReaderError(
+                f"{path}: [{name}] {key} must be {kind.get(expected.__name__, expected.__name__)}."
+            )
         values[key] = value
     return cls(**values)
 

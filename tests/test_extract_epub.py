@@ -244,6 +244,18 @@ def test_broken_spine_missing_resource_and_malformed_xhtml_import_the_rest(tmp_p
     assert any("malformed" in w and "OEBPS/bad.xhtml" in w for w in book.warnings)
 
 
+def test_missing_images_and_styles_are_named_and_the_text_is_kept(tmp_path: Path) -> None:
+    items = (
+        '<item id="css" href="style.css" media-type="text/css"/>'
+        '<item id="fig" href="images/fig.png" media-type="image/png"/>'
+    )
+    documents = {"one.xhtml": xhtml('<p>Before the figure.</p><img src="images/fig.png"/><p>After it.</p>')}
+    book = EpubExtractor().extract(write_hand_epub(tmp_path / "bare.epub", documents, extra_items=items))
+    assert all_text(book) == "Before the figure.\n\nAfter it."
+    missing = next(w for w in book.warnings if "missing from the archive" in w)
+    assert "2 resources" in missing and "OEBPS/images/fig.png" in missing and "OEBPS/style.css" in missing
+
+
 def test_a_book_without_readable_text_is_an_error(tmp_path: Path) -> None:
     path = write_hand_epub(tmp_path / "hollow.epub", {"a.xhtml": xhtml("<p>x</p>")}, spine=["nothing"])
     assert "contains no readable text" in error_of(path)

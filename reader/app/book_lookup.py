@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rapidfuzz import fuzz, process, utils
+from rapidfuzz import fuzz, utils
 
 from reader.domain.errors import AmbiguousBookError, BookNotFoundError
 from reader.domain.models import Book
 
-_STRONG = 90
-_CUTOFF = 60
+_CUTOFF = 75
+"""How close (0-100) the query must be to the title or to a run of its words."""
 _MARGIN = 8
+"""Titles scoring within this much of the best are all candidates."""
+_SHOWN = 8
+"""Candidates listed when a query is ambiguous."""
 
 
 def describe(book: Book) -> str:
@@ -20,12 +23,29 @@ def describe(book: Book) -> str:
     return f"{book.short_id} {book.title}{author}"
 
 
+def title_score(query: str, title: str) -> float:
+    """How well `query` names `title`: the whole title, or a run of as many of its words, typos allowed.
+
+    "keper" names "The Keeper of Gull Rock" (one word, one typo), "gull rock" does too; "aes" names
+    nothing in "Labelled Book", though a character-level partial match would say it does.
+    """
+    query, title = utils.default_process(query), utils.default_process(title)
+    if not query or not title:
+        return 0.0
+    best = fuzz.ratio(query, title)
+    words, wanted = title.split(), len(query.split())
+    for size in {max(1, wanted - 1), wanted, wanted + 1}:
+        for start in range(max(1, len(words) - size + 1)):
+            best = max(best, fuzz.ratio(query, " ".join(words[start : start + size])))
+    return best
+
+
 def find_book(query: str, books: Sequence[Book]) -> Book:
-    """The one book `query` names.
+    """The one book `query` names: an exact title, an id prefix, else the one title it matches best.
 
     Raises:
         BookNotFoundError: nothing matches.
-        AmbiguousBookError: several books match about equally well.
+        AmbiguousBookError: several books match about equally well, or share the id prefix.
     """
     query = query.strip()
     if not books:
@@ -33,24 +53,29 @@ def find_book(query: str, books: Sequence[Book]) -> Book:
     if not query:
         raise BookNotFoundError("No book given; name one by title or id (see `reader list`).")
     lowered = query.lower()
-    by_id = [b for b in books if b.id.startswith(lowered)]
-    if len(by_id) == 1:
-        return by_id[0]
     exact = [b for b in books if b.title.lower() == lowered]
     if len(exact) == 1:
         return exact[0]
-    scored = process.extract(
-        query,
-        {i: b.title for i, b in enumerate(books)},
-        scorer=fuzz.WRatio,
-        processor=utils.default_process,
-        score_cutoff=_CUTOFF,
-        limit=None,
+    by_id = [b for b in books if b.id.startswith(lowered)]
+    if len(by_id) == 1:
+        return by_id[0]
+    scored = sorted(
+        ((title_score(query, b.title), i) for i, b in enumerate(books)), key=lambda pair: -pair[0]
     )
+    scored = [(score, i) for score, i in scored if score >= _CUTOFF]
+    if not scored and len(by_id) > 1:
+        raise AmbiguousBookError(query, _listing(by_id))
     if not scored:
         raise BookNotFoundError(f"No book matches '{query}'; see `reader list` for titles and ids.")
-    best_score = scored[0][1]
-    close = [books[key] for _, score, key in scored if best_score - score <= _MARGIN]
-    if len(close) == 1 or (best_score >= _STRONG and len([s for _, s, _ in scored if s >= _STRONG]) == 1):
-        return books[scored[0][2]]
-    raise AmbiguousBookError(query, [describe(b) for b in close[:6]])
+    best = scored[0][0]
+    close = [books[i] for score, i in scored if best - score <= _MARGIN]
+    if len(close) == 1:
+        return close[0]
+    raise AmbiguousBookError(query, _listing(close))
+
+
+def _listing(books: Sequence[Book]) -> list[str]:
+    shown = [describe(b) for b in books[:_SHOWN]]
+    if len(books) > _SHOWN:
+        shown.append(f"and {len(books) - _SHOWN} more")
+    return shown

@@ -53,6 +53,19 @@ class EmbedBooksUseCase:
         self.batch_size = max(1, batch_size)
         self.config_hint = config_hint
 
+    def require_provider(self) -> EmbeddingProvider:
+        """The configured provider.
+
+        Raises:
+            ReaderError: no embedding model is configured.
+        """
+        if self.provider is None:
+            raise ReaderError(
+                f"No embedding model is configured; set [embeddings] model in {self.config_hint} "
+                "(search works without one, lexically)."
+            )
+        return self.provider
+
     def embed_book(self, book_id: str, progress: ProgressCallback | None = None) -> EmbedOutcome:
         """Embed what is missing; an interrupted run keeps its finished batches and resumes from them.
 
@@ -60,12 +73,7 @@ class EmbedBooksUseCase:
             ReaderError: no embedding model is configured or the book does not exist.
             EmbeddingError: the endpoint failed (what was stored before stays stored).
         """
-        provider = self.provider
-        if provider is None:
-            raise ReaderError(
-                f"No embedding model is configured; set [embeddings] model in {self.config_hint} "
-                "(search works without one, lexically)."
-            )
+        provider = self.require_provider()
         book = self.books.get(book_id)
         if book is None:
             raise ReaderError(f"No book with id {book_id}; see `reader list`.")

@@ -139,6 +139,10 @@ class ImportBooksUseCase:
             raise ExtractionError(f"{path}: no such file or folder.")
         if path.is_dir():
             raise ExtractionError(f"{path} is a folder; import it as a folder, not a file.")
+        if not path.is_file():
+            raise ExtractionError(
+                f"{path} is not a regular file (a pipe or a device?); nothing was imported."
+            )
         book_id = file_hash(path)
         stored = self.books.index_version(book_id)
         reindex = stored is not None
@@ -150,7 +154,7 @@ class ImportBooksUseCase:
         book = self._store(book_id, path, extracted)
         status = "reindexed" if reindex else "imported"
         verb = "Reindexed" if reindex else "Imported"
-        message = f"{verb} {book.title} ({book.page_count} pages)."
+        message = f"{verb} {book.title} ({book.page_count} page{'s' * (book.page_count != 1)})."
         return ImportOutcome(path, status, message, book, tuple(extracted.warnings))
 
     def _store(self, book_id: str, path: Path, extracted: ExtractedBook) -> Book:

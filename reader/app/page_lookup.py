@@ -47,7 +47,8 @@ def resolve_page(
 ) -> int:
     """Turn what the user typed into a 1-based page number.
 
-    Accepts a printed label ("iv", "57"), an index ("#57", or a number no label matches), a
+    Accepts a printed label ("iv", "57"), an index ("#57", or a plain number in a book whose labels
+    are not numbers), a
     percentage ("45%") and, with allow_chapters, a chapter title matched fuzzily.
 
     Raises:
@@ -69,7 +70,14 @@ def resolve_page(
         if page.label.lower() == lowered:
             return page.number
     if query.isdigit():
-        return _check_index(int(query), pages)
+        labelled = [page for page in pages if page.label != str(page.number)]
+        if not any(page.label.isdigit() for page in labelled):
+            return _check_index(int(query), pages)  # no numbers printed apart from indexes: an index
+        first, last = pages[0].label, pages[-1].label
+        raise PageNotFoundError(
+            f"No page labelled {query}; the printed pages run from {first} to {last}"
+            f" (type #{query} to count pages from the first)."
+        )
     if allow_chapters and chapters:
         best = process.extractOne(
             query, {c.index: c.title for c in chapters}, scorer=fuzz.WRatio, score_cutoff=60

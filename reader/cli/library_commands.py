@@ -152,7 +152,8 @@ def list_command(args: argparse.Namespace, services: Services) -> int:
     for book in books:
         progress = round(100 * book.current_page / book.page_count) if book.page_count else 0
         author = f" — {book.author}" if book.author else ""
-        print(f"{book.short_id}  {book.title}{author}  ({book.page_count} pages, at {progress}%)")
+        pages = f"{book.page_count} page{'s' * (book.page_count != 1)}"
+        print(f"{book.short_id}  {book.title}{author}  ({pages}, at {progress}%)")
     return 0
 
 

@@ -63,6 +63,7 @@ def _result_dict(book: Book, response: SearchResponse, result: SearchResult) -> 
         "end_label": result.end_label,
         "score": round(result.score, 6),
         "mode": response.mode,
+        "correction": response.correction or None,
         "retrievers": list(result.retrievers),
         "text": result.content,
     }
@@ -90,7 +91,8 @@ def search_command(args: argparse.Namespace, services: Services) -> int:
             print(f"reader: {warning}", file=sys.stderr)
         if response.correction:
             print(
-                f"reader: nothing matched '{args.query}'; searched for '{response.correction}'.",
+                f"reader: nothing matched '{clipped(args.query)}'; searched for "
+                f"'{clipped(response.correction)}'.",
                 file=sys.stderr,
             )
         for result in response.results:
@@ -107,8 +109,14 @@ def search_command(args: argparse.Namespace, services: Services) -> int:
             if args.all_books
             else f"p. {_label(services, found[0][0])} (your reading position)"
         )
-        print(f"No passages up to {horizon} match '{args.query}'.")
+        print(f"No passages up to {horizon} match '{clipped(args.query)}'.")
     return 0
+
+
+def clipped(text: str, limit: int = 80) -> str:
+    """A query as it is echoed back: on one line, at most `limit` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def _label(services: Services, book: Book) -> str:
@@ -122,6 +130,7 @@ def embed_command(args: argparse.Namespace, services: Services) -> int:
     if args.all == bool(args.books):
         raise ReaderError("Name the books to embed, or use --all.")
     embed = services.embed_use_case
+    embed.require_provider()
     books = services.books.list() if args.all else [services.find_book(query) for query in args.books]
     if not books:
         raise ReaderError("The library is empty; import a book with `reader import PATH`.")

@@ -63,6 +63,7 @@ class EpubExtractor:
             package = read_package(archive)
             warnings: list[str] = []
             docs = read_spine(archive, package, warnings, progress)
+            missing_resources(archive, package, warnings)
             navigation = read_navigation(archive, package)
         if not any(kind == TEXT and value.strip() for doc in docs for kind, value in doc.tokens):
             reason = warnings[0].rstrip(".") if warnings else "image-only or empty?"
@@ -168,6 +169,22 @@ def read_spine(
         documents = plural(len(malformed), "malformed XHTML document", "malformed XHTML documents")
         warnings.append(f"Read {documents} leniently (text may be incomplete): {_names(malformed)}.")
     return docs
+
+
+def missing_resources(archive: EpubArchive, package: Package, warnings: list[str]) -> None:
+    """Name the manifest's images, styles and fonts that the archive lacks (the text does not need them)."""
+    spine = set(package.spine)
+    missing = sorted(
+        item.path
+        for item in package.manifest.values()
+        if item.id not in spine and archive.find(item.path) is None
+    )
+    if missing:
+        resources = plural(len(missing), "resource", "resources")
+        warnings.append(
+            f"{resources} listed in the book {'is' if len(missing) == 1 else 'are'} missing from the "
+            f"archive (figures or styles will not show; the text is complete): {_names(missing)}."
+        )
 
 
 def read_navigation(archive: EpubArchive, package: Package) -> Navigation:

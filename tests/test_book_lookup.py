@@ -1,0 +1,56 @@
+"""Finding a book from what the user typed: exact titles, id prefixes, fuzzy titles, no loose matches."""
+
+from __future__ import annotations
+
+import pytest
+
+from reader.app.book_lookup import find_book
+from reader.domain.errors import AmbiguousBookError, BookNotFoundError
+from reader.domain.models import Book
+
+
+def book(book_id: str, title: str) -> Book:
+    return Book(book_id, title, "", "en", "md", f"/{title}.md", 10, 1, "synthetic", "2026-01-01")
+
+
+LIBRARY = [
+    book("91977fd3aa", "Labelled Book"),
+    book("92143a9dbb", "Good Epub good.epub"),
+    book("9b4d2dc4cc", "The Keeper of Gull Rock"),
+    book("c0ffee00dd", "Pride and Prejudice"),
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "title"),
+    [
+        ("keper", "The Keeper of Gull Rock"),
+        ("gull rock", "The Keeper of Gull Rock"),
+        ("keeper of gul rock", "The Keeper of Gull Rock"),
+        ("PRIDE", "Pride and Prejudice"),
+        ("labelled book", "Labelled Book"),
+        ("c0ff", "Pride and Prejudice"),
+        ("92143", "Good Epub good.epub"),
+    ],
+)
+def test_a_title_a_run_of_its_words_or_an_id_prefix_names_a_book(query: str, title: str) -> None:
+    assert find_book(query, LIBRARY).title == title
+
+
+@pytest.mark.parametrize("query", ["aes", "big", "ok", "war and peace", "harbour"])
+def test_a_loose_overlap_of_letters_names_nothing(query: str) -> None:
+    with pytest.raises(BookNotFoundError):
+        find_book(query, LIBRARY)
+
+
+def test_an_id_prefix_several_books_share_lists_them() -> None:
+    with pytest.raises(AmbiguousBookError) as caught:
+        find_book("9", LIBRARY)
+    assert len(caught.value.candidates) == 3 and all(c.startswith("9") for c in caught.value.candidates)
+
+
+def test_a_long_ambiguous_list_says_how_many_more() -> None:
+    many = [book(f"{i:02d}aaaaaa", f"Harbour Tales {i}") for i in range(12)]
+    with pytest.raises(AmbiguousBookError) as caught:
+        find_book("harbour tales", many)
+    assert len(caught.value.candidates) == 9 and caught.value.candidates[-1] == "and 4 more"
