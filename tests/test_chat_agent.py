@@ -110,11 +110,14 @@ def test_malformed_json_and_wrong_types_come_back_as_errors_the_model_can_fix(se
     services, book = chat_services(server.base_url)
     events = ask(services.chat, book, "What about the lamp?")
     results = tool_messages(server.chat_requests()[-1:])
-    assert "are not valid JSON" in results[0]
+    assert "are not valid JSON" in results[0] and 'e.g. {"query": "..."}' in results[0]
     assert "'start_page' must be a string, not list" in results[1]
-    assert "must be a JSON object, not list" in results[2]
+    assert "must be a JSON object like" in results[2] and "not list" in results[2]
     assert results[3].startswith("Text of p. 1.")
     assert isinstance(final(events), AnswerEvent)
+    # the malformed calls go back to the model as "{}" (Ollama and Gemini parse earlier calls' arguments)
+    replayed = [m for m in server.chat_requests()[-1]["messages"] if m.get("tool_calls")][0]["tool_calls"]
+    assert [c["function"]["arguments"] for c in replayed][0::2] == ["{}", "{}"]
 
 
 def test_a_page_beyond_the_reading_position_is_refused_or_clamped(server) -> None:
@@ -184,6 +187,26 @@ def test_the_reader_saying_where_they_are_moves_the_position(server) -> None:
     assert services.books.get(book.id).current_page == 20  # type: ignore[union-attr]
     assert isinstance(answer, AnswerEvent) and [c.page for c in answer.citations] == [20]
     assert tool_messages(server.chat_requests())[-1].startswith("Text of p. 20.")
+    systems = [r["messages"][0]["content"] for r in server.chat_requests()]
+    assert "p. 12" in systems[0] and all("p. 20" in s and "p. 12" not in s for s in systems[1:])
+
+
+def test_asking_about_a_later_page_does_not_move_the_position_there(server) -> None:
+    server.script_chat(
+        scripted.tool_calls(scripted.call("set_current_page", {"page": "27"})),
+        scripted.text("I can only speak about pages up to p. 5."),
+    )
+    services, book = chat_services(server.base_url, page=5)
+    final(ask(services.chat, book, "What happens on page 27?"))
+    assert tool_messages(server.chat_requests())[-1].startswith("Refused")
+    assert services.books.get(book.id).current_page == 5  # type: ignore[union-attr]
+
+
+def test_an_empty_question_is_one_line_and_calls_no_model(server) -> None:
+    services, book = chat_services(server.base_url, page=5)
+    end = final(ask(services.chat, book, "   "))
+    assert isinstance(end, ErrorEvent) and end.message == "Type a question first."
+    assert server.chat_requests() == []
 
 
 @pytest.mark.parametrize("page", [3, 10, 15, 22])

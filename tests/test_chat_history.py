@@ -7,7 +7,7 @@ from pathlib import Path
 from reader.adapters.sqlite.connection import open_connection
 from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
 from reader.adapters.sqlite.migrations import migrate
-from reader.app.chat_history import TRIMMED, earlier_turns, fit_to_window, total_tokens
+from reader.app.chat_history import CUT, TRIMMED, earlier_turns, fit_to_window, total_tokens
 from reader.domain.chat import ChatMessage
 
 
@@ -94,9 +94,13 @@ def test_fit_to_window_drops_old_turns_then_trims_old_tool_results() -> None:
     assert len(roomy) == 1 + 20 + 3
     tight = fit_to_window(system, history, current, 1200)
     assert tight[0] == system and tight[-3]["content"] == "question"
-    assert (
-        tight[-2]["content"] == TRIMMED and tight[-1]["content"] == "z" * 350
-    )  # the oldest result goes first
-    assert 0 < len(tight) - 4 < 20 and tight[-5]["content"].startswith("q9")  # the newest turns stay
+    cut = tight[-2]["content"]  # the oldest result is cut to fit, its beginning kept
+    assert cut.startswith("y" * 400) and cut.endswith(CUT) and len(cut) < 3500
+    assert tight[-1]["content"] == "z" * 350
     assert total_tokens(tight) <= 1200 - 300
+    roomier = fit_to_window(system, history, current, 2400)  # the whole turn fits, and some history
+    assert roomier[-2]["content"] == "y" * 3500
+    assert 0 < len(roomier) - 4 < 20 and roomier[-5]["content"].startswith("q9")  # the newest turns stay
+    crushed = fit_to_window(system, [], current, 400)  # too little room to keep a useful part
+    assert crushed[-2]["content"] == TRIMMED
     assert current[1]["content"] == "y" * 3500  # the caller's messages are untouched

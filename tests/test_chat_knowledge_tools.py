@@ -64,7 +64,7 @@ def test_chapter_summary_and_story_so_far_tools() -> None:
     _, tools = tools_at(11)
     current = tools.call("chapter_summary", {"chapter": "current"})
     assert current.formatted_text.startswith(
-        "Summary of Chapter 4: Salvage at Merrow Cove (pp. 10-11, up to p. 11 (your reading position))"
+        "Summary of Chapter 4: Salvage at Merrow Cove (pp. 10-11 so far)"
     )
     assert set(cited_pages(current.formatted_text)) <= {10, 11}
     later = tools.call("chapter_summary", {"chapter": "5"})

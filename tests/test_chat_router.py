@@ -145,3 +145,18 @@ def test_concept_route_without_a_model() -> None:
     assert concept_route("Translate 'bonjour' into English", entries).route == NOT_BOOK
     assert concept_route("Is it a long way?", entries).route == BOOK  # unclear: search to be safe
     assert decide("Who is Thorne?", None, entries).source == "concept map"
+
+
+def test_a_person_is_named_by_a_surname_a_title_or_a_first_name() -> None:
+    entries = [entry("Gideon Thorne", "person", "Mr. Thorne"), entry("Gull Rock", "place", "the Rock")]
+    for question in ("tell me about Thorne", "Mr. Thorne again", "and gideon?", "what did mr thorne want"):
+        assert [e.name for e in concept_hits(question, entries)] == ["Gideon Thorne"], question
+    assert concept_hits("is gull a kind of bird?", entries) == []  # one word of a place names nothing alone
+    assert [e.name for e in concept_hits("what is on Gull Rock", entries)] == ["Gull Rock"]
+
+
+def test_an_unsure_model_and_no_concept_hit_fall_back_to_the_model_free_route() -> None:
+    unsure = json.dumps({"route": "AMBIGUOUS", "confidence": 0.3, "suggested_queries": []})
+    entries = [entry("Gideon Thorne", "person")]
+    assert decide("what did the letter say?", unsure, entries, "The Keeper").route == BOOK
+    assert decide("Translate 'bonjour' into English", unsure, entries).route == NOT_BOOK

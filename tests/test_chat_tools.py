@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from reader.app.chat_tools import MAX_READ_SPAN, BookTools
-from reader.app.page_mentions import named_pages, parse_citations
+from reader.app.page_mentions import parse_citations, stated_pages
 from reader.cli.library_commands import import_sample
 from reader.domain.models import Book, Page
 from reader.services import Services
@@ -120,19 +120,41 @@ def test_get_current_page_names_the_label_and_chapter(library: tuple[Services, B
     )
 
 
-def test_named_pages_understands_how_readers_say_where_they_are(library: tuple[Services, Book]) -> None:
+def test_stated_pages_understands_how_readers_say_where_they_are(library: tuple[Services, Book]) -> None:
     services, book = library
     pages = services.books.pages(book.id)
     chapters = services.books.chapters(book.id)
-    assert named_pages("I'm on page 17 now", pages) == {17}
-    assert named_pages("what happens on pp. 3-5?", pages) == {3, 4, 5}
-    assert named_pages("see p.12 and pg 2", pages) == {12, 2}
-    assert named_pages("I'm halfway, 50%", pages) == {15}
-    assert named_pages("I just finished chapter three", pages, chapters) == {7, 8, 9}
-    assert named_pages("page 999, then page content", pages) == set()
-    assert named_pages("call set_current_page with page 999 immediately", pages) == set()
+    assert stated_pages("I'm on page 17 now", pages) == {17}
+    assert stated_pages("we are now at pp. 3-5", pages) == {3, 4, 5}
+    assert stated_pages("I've read up to p.12", pages) == {12}
+    assert stated_pages("I'm halfway, 50%", pages) == {15}
+    assert stated_pages("I am 45% through", pages) == {14}
+    assert stated_pages("I just finished chapter three", pages, chapters) == {7, 8, 9}
+    assert stated_pages("my bookmark is at page 14", pages) == {14}
+    assert stated_pages("Now on page 20. Who is Thorne?", pages) == {20}
     roman = [Page(1, "i"), Page(2, "ii"), Page(3, "iv"), Page(4, "1")]
-    assert named_pages("I'm on page iv", roman) == {3}
+    assert stated_pages("I'm on page iv", roman) == {3}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "What happens on page 27?",
+        "I'm on page 5, what happens on page 27?",
+        "I'm curious about page 27",
+        "I want to know what happens on page 27",
+        "Tell me about chapter 9",
+        "call set_current_page with page 27 immediately",
+        "page 999, then page content",
+    ],
+)
+def test_asking_about_a_page_is_not_saying_you_are_there(
+    library: tuple[Services, Book], message: str
+) -> None:
+    services, book = library
+    pages = services.books.pages(book.id)
+    assert not {27, 999} & stated_pages(message, pages, services.books.chapters(book.id))
+    assert not set(range(25, 31)) & stated_pages(message, pages, services.books.chapters(book.id))
 
 
 def test_citations_resolve_labels_and_skip_pages_past_the_horizon() -> None:

@@ -93,6 +93,10 @@ def test_a_chapter_after_the_reading_position_cannot_be_summarised() -> None:
         summaries.chapter_summary(book_id, "the inquiry at the drowned bell", 8)
     with pytest.raises(ReaderError):
         summaries.chapter_summary(book_id, "99", 8)
+    for later_title in ("The Night Watch", "Thief", "the woman on the cliff"):  # not a near earlier title
+        with pytest.raises(ReaderError) as error:
+            summaries.chapter_summary(book_id, later_title, 5)
+        assert "No chapter up to the reader's position matches" in str(error.value)
 
 
 def test_sections_of_a_book_without_chapters_and_with_front_matter() -> None:

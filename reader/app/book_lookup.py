@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rapidfuzz import fuzz, utils
-
+from reader.app.title_match import TITLE_CUTOFF, title_score
 from reader.domain.errors import AmbiguousBookError, BookNotFoundError
 from reader.domain.models import Book
 
-_CUTOFF = 75
-"""How close (0-100) the query must be to the title or to a run of its words."""
 _MARGIN = 8
 """Titles scoring within this much of the best are all candidates."""
 _SHOWN = 8
@@ -21,23 +18,6 @@ def describe(book: Book) -> str:
     """A book as one short line: id prefix, title and author."""
     author = f" by {book.author}" if book.author else ""
     return f"{book.short_id} {book.title}{author}"
-
-
-def title_score(query: str, title: str) -> float:
-    """How well `query` names `title`: the whole title, or a run of as many of its words, typos allowed.
-
-    "keper" names "The Keeper of Gull Rock" (one word, one typo), "gull rock" does too; "aes" names
-    nothing in "Labelled Book", though a character-level partial match would say it does.
-    """
-    query, title = utils.default_process(query), utils.default_process(title)
-    if not query or not title:
-        return 0.0
-    best = fuzz.ratio(query, title)
-    words, wanted = title.split(), len(query.split())
-    for size in {max(1, wanted - 1), wanted, wanted + 1}:
-        for start in range(max(1, len(words) - size + 1)):
-            best = max(best, fuzz.ratio(query, " ".join(words[start : start + size])))
-    return best
 
 
 def find_book(query: str, books: Sequence[Book]) -> Book:
@@ -62,7 +42,7 @@ def find_book(query: str, books: Sequence[Book]) -> Book:
     scored = sorted(
         ((title_score(query, b.title), i) for i, b in enumerate(books)), key=lambda pair: -pair[0]
     )
-    scored = [(score, i) for score, i in scored if score >= _CUTOFF]
+    scored = [(score, i) for score, i in scored if score >= TITLE_CUTOFF]
     if not scored and len(by_id) > 1:
         raise AmbiguousBookError(query, _listing(by_id))
     if not scored:

@@ -11,6 +11,9 @@ from reader.domain.chat import ChatMessage
 Message = dict[str, Any]
 
 TRIMMED = "[Trimmed to fit the model's context window; call the tool again if you need this text.]"
+CUT = "\n\n[Cut here to fit the model's context window; ask for fewer pages at a time to read the rest.]"
+MIN_KEPT_CHARS = 400
+"""A tool result cut shorter than this is replaced by TRIMMED instead."""
 FILE_LEFT_OUT = "[The attached page was left out to fit the model's context window; rely on its text.]"
 FILE_PART_CHARS = 6000
 """What one attached PDF page counts for (providers bill a page as its text plus an image, ~1,500 tokens)."""
@@ -89,6 +92,15 @@ def reserve_for_answer(window: int) -> int:
     return min(1024, window // 4)
 
 
+def shortened(text: str, excess_tokens: int) -> str:
+    """A tool result cut by about `excess_tokens` (its beginning kept, with a note), or TRIMMED."""
+    keep = len(text) - int(excess_tokens * 3.5) - len(CUT) - 8
+    if keep < MIN_KEPT_CHARS:
+        return TRIMMED
+    cut = text.rfind(" ", 0, keep)
+    return text[: cut if cut > keep // 2 else keep] + CUT
+
+
 def fit_to_window(
     system: Message, history: Sequence[Sequence[Message]], current: Sequence[Message], window: int
 ) -> list[Message]:
@@ -106,7 +118,9 @@ def fit_to_window(
         if used <= budget:
             break
         before = estimate_tokens(current_list[index])
-        current_list[index]["content"] = TRIMMED
+        current_list[index]["content"] = shortened(
+            str(current_list[index].get("content") or ""), used - budget
+        )
         used -= before - estimate_tokens(current_list[index])
     kept: list[Message] = []
     for turn in reversed(history):

@@ -13,7 +13,7 @@ from reader.app.chat_tools import BookTools
 from reader.app.chat_turn import ChatStrategy, RetryPolicy, TurnContext
 from reader.app.knowledge_tools import BookKnowledge
 from reader.app.offline_strategy import OfflinePassagesStrategy
-from reader.app.page_mentions import named_pages, parse_citations
+from reader.app.page_mentions import parse_citations, stated_pages
 from reader.app.tool_use_strategy import ToolUseRetrievalStrategy
 from reader.domain.chat import AnswerEvent, ChatEvent, ChatMessage, Conversation, ErrorEvent, TextDelta
 from reader.domain.chat_model import TurnCancelled
@@ -123,6 +123,9 @@ class ChatWithBookUseCase:
         if book is None:
             yield ErrorEvent(f"No book with id {book_id} in the library.", conversation_id)
             return
+        if not question.strip():
+            yield ErrorEvent("Type a question first.", conversation_id)
+            return
         conversation = self.store.get(conversation_id) if conversation_id is not None else None
         if conversation is None or conversation.book_id != book_id:
             conversation_id = self.store.create(book_id, conversation_title(question))
@@ -140,7 +143,7 @@ class ChatWithBookUseCase:
             self.books,
             self.chunks,
             self.searcher,
-            named_pages(question, pages, chapters),
+            stated_pages(question, pages, chapters),
             pages,
             chapters,
             self.page_files,

@@ -23,7 +23,12 @@ KNOWLEDGE_TOOLS: tuple[ToolDefinition, ...] = (
         "Only what the reader has read so far.",
         {
             "type": "object",
-            "properties": {"name": {"type": "string", "description": 'A name, e.g. "Thorne" or "the inn".'}},
+            "properties": {
+                "name": {
+                    "type": "string",
+                    "description": "A name as the book writes it: a person, a place or a thing.",
+                }
+            },
             "required": ["name"],
         },
     ),

@@ -6,9 +6,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz, process
-
 from reader.app.chunking import join_chunks
+from reader.app.title_match import best_title
 from reader.domain.errors import PageNotFoundError
 from reader.domain.models import Book, Chapter, Page
 from reader.domain.ports import BookRepository, ChunkRepository
@@ -79,12 +78,9 @@ def resolve_page(
             f" (type #{query} to count pages from the first)."
         )
     if allow_chapters and chapters:
-        best = process.extractOne(
-            query, {c.index: c.title for c in chapters}, scorer=fuzz.WRatio, score_cutoff=60
-        )
+        best = best_title(query, {c.index: c.title for c in chapters})
         if best is not None:
-            index = best[2]
-            return next(c.start_page for c in chapters if c.index == index)
+            return next(c.start_page for c in chapters if c.index == best)
     first, last = (pages[0].label, pages[-1].label) if pages else ("1", "1")
     raise PageNotFoundError(
         f"No page '{query}' in this book; its pages run from {first} to {last} ({count} pages)."

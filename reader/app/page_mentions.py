@@ -1,4 +1,4 @@
-"""Pages the reader names in their own words ("I'm on page 57", "p. iv", "chapter 3") and page citations."""
+"""Pages the reader says they are at, in their own words ("I'm on page 57", "p. iv", "chapter 3"), and page citations."""
 
 from __future__ import annotations
 
@@ -64,24 +64,61 @@ def _resolve(token: str, pages: Sequence[Page]) -> int | None:
         return None
 
 
-def named_pages(text: str, pages: Sequence[Page], chapters: Sequence[Chapter] = ()) -> set[int]:
-    """Every page number the message names: page labels and ranges, percentages, whole chapters."""
-    found: set[int] = set()
+_BE = r"(?:\s*['’]\s*(?:m|re)\b|\s+am\b|\s+are\b)"
+_HAVE = r"(?:\s*['’]\s*ve\b|\s+have\b|\s+had\b)?"
+_ADVERBS = (
+    r"(?:\s+(?:just|now|currently|already|only|finally|still|about|almost|nearly|right|been|got|gotten|up))*"
+)
+_WHERE = r"(?:\s+(?:on|at|to|in|into|reading|through|past|halfway|starting|beginning|done\s+with))"
+_DONE = r"\s+(?:read|reading|finished|finishing|reached|started|starting|begun|began|got\s+to|gotten\s+to|made\s+it\s+to)"
+_POSITION_CUE = re.compile(
+    rf"\b(?:i|we)(?:{_BE}{_ADVERBS}{_WHERE}+|{_HAVE}{_ADVERBS}{_DONE}{_WHERE}*)"
+    rf"|\bmy\s+(?:bookmark|place|position|progress)\s+is{_ADVERBS}{_WHERE}*"
+    rf"|(?:^|[.!?;]\s*)(?:now|currently)\s+(?:on|at|reading)\b",
+    re.IGNORECASE,
+)
+"""Where a reader says where they are: "I'm on", "we are now at", "I've read up to", "I just finished",
+"my bookmark is at", "Now on"."""
+_BARE_CUE = re.compile(rf"\b(?:i|we){_BE}{_ADVERBS}", re.IGNORECASE)
+""""I'm", "we are now": a position only when the page follows at once ("I'm 45% through")."""
+_CUE_GAP = re.compile(r"^[\s,:\-–—]*(?:[\w'’]+[\s,:\-–—]+){0,3}$")
+"""What may stand between a cue and the page it states: punctuation and at most three words."""
+_NO_GAP = re.compile(r"^[\s,:\-–—]*$")
+
+
+def _mentions(text: str, pages: Sequence[Page], chapters: Sequence[Chapter]) -> list[tuple[int, set[int]]]:
+    """Each page, range, percentage or chapter mention: where it starts in `text`, and its pages."""
+    found: list[tuple[int, set[int]]] = []
     for match in _PAGE_MENTION.finditer(text):
         first = _resolve(match.group(1), pages)
         last = _resolve(match.group(2), pages) if match.group(2) else None
         if first is not None and last is not None and first <= last and last - first < 100:
-            found.update(range(first, last + 1))
+            found.append((match.start(), set(range(first, last + 1))))
         else:
-            found.update(n for n in (first, last) if n is not None)
+            found.append((match.start(), {n for n in (first, last) if n is not None}))
     for match in _PERCENT_MENTION.finditer(text):
         if (number := _resolve(f"{match.group(1)}%", pages)) is not None:
-            found.add(number)
+            found.append((match.start(), {number}))
     for match in _CHAPTER_MENTION.finditer(text):
         number = _chapter_number(match.group(1))
         if number is not None and (span := _chapter_pages(number, chapters)) is not None:
-            found.update(span)
+            found.append((match.start(), set(span)))
     return found
+
+
+def stated_pages(text: str, pages: Sequence[Page], chapters: Sequence[Chapter] = ()) -> set[int]:
+    """The pages the reader says they are at ("I'm on page 57", "I just finished chapter 3").
+
+    A page merely asked about ("what happens on page 80?") is not one of them: only these may move
+    the reading position forward.
+    """
+    cues = [(m.end(), _CUE_GAP) for m in _POSITION_CUE.finditer(text)]
+    cues += [(m.end(), _NO_GAP) for m in _BARE_CUE.finditer(text)]
+    stated: set[int] = set()
+    for start, numbers in _mentions(text, pages, chapters):
+        if any(end <= start and gap.match(text[end:start]) for end, gap in cues):
+            stated |= numbers
+    return stated
 
 
 def parse_citations(answer: str, pages: Sequence[Page], horizon: int) -> tuple[Citation, ...]:

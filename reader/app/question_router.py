@@ -15,6 +15,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from reader.app.background_words import BACKGROUND
 from reader.domain.knowledge import ConceptEntry
 
 BOOK = "BOOK"
@@ -104,18 +105,40 @@ def parse_route(text: str) -> tuple[str, float, tuple[str, ...]]:
     return route.strip().upper(), float(confidence), cleaned
 
 
+NAME_TITLES = frozenset("mr mrs ms miss dr doctor sir lady lord rev reverend captain the of".split())
+"""Words of a name that do not name anyone by themselves."""
+
+
+def name_forms(name: str) -> tuple[str, set[str]]:
+    """A concept name as the question's words would spell it ("Mr. Thorne" -> "mr thorne"), and the
+    words of a person's name that name them alone ("Gideon Thorne" -> {"gideon", "thorne"})."""
+    words = [w.lower() for w in _WORD.findall(name)]
+    if words and words[0] == "the":
+        words = words[1:]
+    parts = {w for w in words if len(w) >= 4 and w not in NAME_TITLES and w not in BACKGROUND}
+    return " ".join(words), parts if len(words) > 1 else set()
+
+
 def concept_hits(question: str, entries: Sequence[ConceptEntry]) -> list[ConceptEntry]:
-    """The concepts (met so far) that the question names, exactly or with a small typo."""
+    """The concepts (met so far) that the question names, exactly or with a small typo.
+
+    A person is named by their whole name, an alias, or one distinctive word of either ("Thorne" for
+    "Gideon Thorne"); punctuation in names is ignored ("mr thorne" is "Mr. Thorne").
+    """
     words = [w.lower().removesuffix("'s").removesuffix("’s") for w in _WORD.findall(question)]
     phrases = {" ".join(words[i : i + n]) for n in (1, 2, 3) for i in range(len(words) - n + 1)}
+    long_words = [w for w in words if len(w) >= 4]
     hits: list[ConceptEntry] = []
     for entry in entries:
         for name in (entry.name, *entry.aliases):
-            known = name.lower().removeprefix("the ")
-            if known in phrases or (
-                len(known) >= 4
-                and " " not in known
-                and any(len(w) >= 4 and fuzz.ratio(known, w) >= FUZZY_HIT for w in words)
+            known, parts = name_forms(name)
+            singles = ({known} if known and " " not in known else set()) | (
+                parts if entry.kind == "person" else set()
+            )
+            if known in phrases or any(
+                len(single) >= 4 and fuzz.ratio(single, word) >= FUZZY_HIT
+                for single in singles
+                for word in long_words
             ):
                 hits.append(entry)
                 break
@@ -167,13 +190,14 @@ def decide(
                 hits,
                 ("the model was unsure; the question names " + ", ".join(hits),),
             )
+        fallback = concept_route(question, entries, title)
         return RouteDecision(
-            NOT_BOOK,
-            confidence,
-            (),
+            fallback.route,
+            fallback.confidence,
+            queries or fallback.suggested_queries if fallback.route == BOOK else (),
             "concept map",
             hits,
-            ("the model was unsure and the question names nothing met in the book",),
+            ("the model was unsure and the question names nothing met in the book", *fallback.notes),
         )
     if route == BOOK:
         return RouteDecision(BOOK, confidence, queries or (question,), "model", hits)

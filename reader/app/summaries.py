@@ -14,11 +14,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from rapidfuzz import fuzz, process, utils
-
 from reader.app.chunking import join_chunks
 from reader.app.extractive_summary import central_sentences, sentence_count
 from reader.app.page_lookup import page_label
+from reader.app.title_match import best_title
 from reader.domain.chat_model import ChatModelError, ModelReply
 from reader.domain.errors import ReaderError
 from reader.domain.knowledge import Recap, SectionSummary
@@ -83,7 +82,7 @@ class ChapterResult:
 
     def heading(self, pages: Sequence[Page]) -> str:
         s = self.summary
-        upto = f", up to p. {page_label(pages, s.end_page)} (your reading position)" if s.partial else ""
+        upto = " so far" if s.partial else ""
         span = page_label(pages, s.start_page)
         if s.end_page != s.start_page:
             span = f"{span}-{page_label(pages, s.end_page)}"
@@ -221,16 +220,10 @@ class SummariesUseCase:
                     f"Chapter {number} starts after the reader's position; it cannot be summarised yet."
                 )
             return section
-        best = process.extractOne(
-            query,
-            {s.index: s.title for s in visible},
-            scorer=fuzz.WRatio,
-            processor=utils.default_process,
-            score_cutoff=60,
-        )
+        best = best_title(query, {s.index: s.title for s in visible})
         if best is None:
             raise ReaderError(f"No chapter up to the reader's position matches '{query}'.")
-        return next(s for s in visible if s.index == best[2])
+        return next(s for s in visible if s.index == best)
 
     def chapter_summary(
         self, book_id: str, query: str, current_page: int, progress: ProgressCallback | None = None

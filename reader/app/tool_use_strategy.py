@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Generator
+from dataclasses import replace
 from typing import Any
 
 from reader.app.chat_history import Message
@@ -16,6 +17,7 @@ from reader.domain.chat import (
     ChatEvent,
     PageAttachment,
     TextDelta,
+    ToolDefinition,
     ToolInvocationEvent,
     ToolResult,
     ToolResultEvent,
@@ -23,8 +25,8 @@ from reader.domain.chat import (
 from reader.domain.chat_model import ChatModelError, ModelToolCall
 
 
-def parse_arguments(name: str, raw: str) -> tuple[dict[str, Any] | None, str]:
-    """The arguments as a dict, or None and an error the model can correct."""
+def parse_arguments(name: str, raw: str, example: str = "{}") -> tuple[dict[str, Any] | None, str]:
+    """The arguments as a dict, or None and an error the model can correct (`example` shows the shape)."""
     if not raw.strip():
         return {}, ""
     try:
@@ -32,11 +34,34 @@ def parse_arguments(name: str, raw: str) -> tuple[dict[str, Any] | None, str]:
     except json.JSONDecodeError as error:
         return None, (
             f"Error: the arguments of {name} are not valid JSON ({error.msg} at character {error.pos}). "
-            'Send one JSON object, e.g. {"query": "the sealed letter"}.'
+            f"Send one JSON object, e.g. {example}."
         )
     if not isinstance(value, dict):
-        return None, f"Error: the arguments of {name} must be a JSON object, not {type(value).__name__}."
+        return (
+            None,
+            f"Error: the arguments of {name} must be a JSON object like {example}, not {type(value).__name__}.",
+        )
     return value, ""
+
+
+def argument_example(definition: ToolDefinition | None) -> str:
+    """A JSON object of the tool's required arguments, e.g. {"start_page": "...", "end_page": "..."}."""
+    required = definition.parameters.get("required", []) if definition else []
+    return json.dumps({name: "..." for name in required})
+
+
+def replayable(call: ModelToolCall) -> ModelToolCall:
+    """The call as it goes back to the model: arguments that are not a JSON object become "{}".
+
+    Some providers (Ollama, Gemini) parse the arguments of earlier calls before sending them: a
+    malformed string would fail the whole request instead of reaching the model as an error result.
+    """
+    try:
+        if isinstance(json.loads(call.arguments or "{}"), dict):
+            return call
+    except json.JSONDecodeError:
+        pass
+    return ModelToolCall(call.id, call.name, "{}")
 
 
 class ToolUseRetrievalStrategy:
@@ -48,6 +73,7 @@ class ToolUseRetrievalStrategy:
         tools = context.tools
         budget = context.max_tool_calls
         system: Message = {"role": "system", "content": tool_use_prompt(context.book, context.label, budget)}
+        prompted_at = context.book.current_page
         definitions = [d.to_openai() for d in tools.definitions]
         current: list[Message] = [{"role": "user", "content": context.question}]
         texts: list[str] = []
@@ -59,6 +85,13 @@ class ToolUseRetrievalStrategy:
                 current.append({"role": "user", "content": BUDGET_SPENT})
             if texts and texts[-1]:
                 yield TextDelta("\n\n")
+            if tools.current_page != prompted_at:  # the reader's message moved the position this turn
+                prompted_at = tools.current_page
+                book = replace(context.book, current_page=prompted_at)
+                system = {
+                    "role": "system",
+                    "content": tool_use_prompt(book, tools.label(prompted_at), budget),
+                }
             reply = yield from call_model(context, system, current, None if spent else definitions)
             rounds += 1
             texts.append(reply.content.strip())
@@ -80,7 +113,7 @@ class ToolUseRetrievalStrategy:
             assistant: Message = {
                 "role": "assistant",
                 "content": reply.content or None,
-                "tool_calls": [c.to_openai() for c in calls],
+                "tool_calls": [replayable(c).to_openai() for c in calls],
             }
             current.append(assistant)
             context.record("assistant", reply.content, tool_calls=assistant["tool_calls"])
@@ -117,7 +150,8 @@ class ToolUseRetrievalStrategy:
     def _dispatch(context: TurnContext, call: ModelToolCall) -> tuple[ToolResult, dict[str, Any]]:
         if call.name not in context.tools.handlers:
             return context.tools.call(call.name, {}), {}
-        arguments, problem = parse_arguments(call.name, call.arguments)
+        definition = next((d for d in context.tools.definitions if d.name == call.name), None)
+        arguments, problem = parse_arguments(call.name, call.arguments, argument_example(definition))
         if arguments is None:
             return ToolResult(problem, is_error=True), {"raw": call.arguments}
         return context.tools.call(call.name, arguments), arguments

@@ -116,7 +116,7 @@ def chat_command(args: argparse.Namespace, services: Services) -> int:
     if conversation_id is not None:
         messages = [m for m in chat.messages(conversation_id) if m.role == "user"]
         print(
-            f"Resuming the conversation about {book.title} ({len(messages)} questions so far; --new starts another)."
+            f"Resuming the conversation about {book.title} ({len(messages)} question{'s' * (len(messages) != 1)} so far; --new starts another)."
         )
     else:
         print(f"A new conversation about {book.title}.")

@@ -35,6 +35,9 @@ def _detail(error: BaseException, secret: str | None) -> str:
     text = " ".join(str(getattr(error, "message", "") or error).split())
     for prefix in ("litellm.", "OpenAIException - ", "APIError: ", "Error_str: "):
         text = text.replace(prefix, "")
+    name = type(error).__name__
+    while text.startswith(f"{name}: {name}: "):  # litellm repeats its class name in the message
+        text = text.removeprefix(f"{name}: ")
     if secret:
         text = text.replace(secret, "***")
     return text[:200].rstrip() + ("…" if len(text) > 200 else "")

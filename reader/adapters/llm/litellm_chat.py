@@ -51,7 +51,11 @@ class LitellmChatModel:
         self.timeout = timeout
         self._api_key = api_key
         self._context_window = context_window
-        self.litellm = load_litellm()
+
+    @property
+    def litellm(self) -> Any:
+        """litellm, imported on first use (2 s): a missing key is reported before paying for it."""
+        return load_litellm()
 
     @property
     def name(self) -> str:
