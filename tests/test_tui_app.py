@@ -15,6 +15,7 @@ from reader.tui.screens.help_screen import HelpScreen
 from reader.tui.screens.toc_screen import TocScreen
 from reader.tui.widgets.book_list import BookList
 from reader.tui.widgets.library_pane import LibraryPane
+from reader.tui.widgets.page_header import PageHeader
 from reader.tui.widgets.page_text import PageText
 from reader.tui.widgets.page_viewer import PageViewer
 from tests.support.scripted_server import ScriptedServer
@@ -28,7 +29,11 @@ def page_text(app: ReaderApp) -> str:
 
 
 def header(app: ReaderApp) -> str:
-    return str(app.query_one("#page-position", Static).content)
+    return app.query_one(PageHeader).line.position
+
+
+def title(app: ReaderApp) -> str:
+    return app.query_one(PageHeader).line.title.plain
 
 
 async def test_opens_the_last_book_at_its_reading_position() -> None:
@@ -40,8 +45,10 @@ async def test_opens_the_last_book_at_its_reading_position() -> None:
         assert app.session is not None and app.session.book.id == book.id
         assert header(app) == "p. 5 · 5 of 30 · 17%"
         assert page_text(app) == services.pages.page_text(book, 5).text
-        title = str(app.query_one("#page-title", Static).content)
-        assert "The Keeper of Gull Rock" in title and "Chapter 2: The Sealed Letter" in title
+        assert title(app) == "Chapter 2: The Sealed Letter"  # the book title needs more room
+        await pilot.press("ctrl+b")  # the page pane grows
+        await pilot.pause()
+        assert title(app) == "The Keeper of Gull Rock — Chapter 2: The Sealed Letter"
         assert services.settings.get("last_book") == book.id
 
 
@@ -126,9 +133,7 @@ async def test_chapters_and_table_of_contents() -> None:
         assert isinstance(app.screen, TocScreen)
         await pilot.press("down", "down", "enter")
         await pilot.pause()
-        assert app.session.number == 13 and "Chapter 5: The Log of Gull Rock" in str(
-            app.query_one("#page-title", Static).content
-        )
+        assert app.session.number == 13 and title(app).startswith("Chapter 5: The Log of")
 
 
 async def test_library_filter_and_open_another_book(tmp_path: Path) -> None:
@@ -140,7 +145,11 @@ async def test_library_filter_and_open_another_book(tmp_path: Path) -> None:
         await pilot.pause()
         book_list = app.query_one(BookList)
         assert book_list.option_count == 2
-        await pilot.press("slash", *"harbr")
+        await pilot.press("slash", *"keepr")  # one letter missing from a word of the title
+        await pilot.pause()
+        assert [book_list.get_option_at_index(i).id for i in range(book_list.option_count)] == [book.id]
+        app.query_one("#library-filter", Input).value = ""
+        await pilot.press(*"harbr")
         await pilot.pause()
         assert app.focused is app.query_one("#library-filter", Input)
         assert [book_list.get_option_at_index(i).id for i in range(book_list.option_count)] == [other.id]
@@ -236,6 +245,79 @@ async def test_panes_hide_and_focus_and_narrow_terminals_show_one_pane() -> None
         assert app.chat.display and not app.viewer.display
 
 
+async def test_resizing_lays_out_for_the_new_width_at_once() -> None:
+    services, _ = sample_services()
+    async with ReaderApp(services).run_test(size=(100, 30)) as pilot:
+        app = pilot.app
+
+        def panes() -> tuple[bool, bool, bool]:
+            return app.library.display, app.viewer.display, app.chat.display
+
+        assert panes() == (True, True, True)
+        await pilot.resize_terminal(80, 24)
+        assert panes() == (False, True, False) and app.screen.has_class("-narrow")
+        await pilot.resize_terminal(120, 24)
+        assert panes() == (True, True, True) and not app.screen.has_class("-narrow")
+        await pilot.resize_terminal(99, 24)
+        assert panes() == (False, True, False)
+        await pilot.resize_terminal(100, 24)
+        assert panes() == (True, True, True)
+        await pilot.press("question_mark")  # under a dialog the main screen follows the size too
+        await pilot.resize_terminal(80, 24)
+        await pilot.press("escape")
+        assert panes() == (False, True, False) and app.screen.has_class("-narrow")
+
+
+async def test_the_page_header_fits_its_width_and_never_cuts_a_number() -> None:
+    services, book = sample_services()
+    services.books.set_current_page(book.id, 20)
+    async with ReaderApp(services).run_test(size=(100, 30)) as pilot:
+        app = pilot.app
+        await pilot.press("g", *"12", "enter")
+        await pilot.pause()
+        page_header = app.query_one(PageHeader)
+        line = page_header.line
+        # the page and the reading position stay whole; the chapter is elided, then the rest dropped
+        assert line.position == "p. 12 · read to p. 20"
+        assert line.title.plain.startswith("Chapter 4: ") and line.title.plain.endswith("…")
+        assert len(page_header.render().plain) == page_header.content_size.width
+        await pilot.resize_terminal(80, 24)  # the page alone: room for everything
+        assert page_header.line.position == "p. 12 · 12 of 30 · 40% · read to p. 20"
+        assert page_header.line.title.plain == "Chapter 4: Salvage at Merrow Cove"
+
+        await pilot.resize_terminal(100, 30)
+        app.chat.set_horizon("xviii")  # the chat's border keeps the whole label too
+        assert app.chat.border_subtitle == "spoiler-free to p. xviii"
+        await pilot.resize_terminal(140, 30)
+        assert app.chat.border_subtitle == "spoiler-free up to p. xviii"
+
+
+async def test_switching_the_theme_recolours_the_page_at_once() -> None:
+    services, _ = sample_services()
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        dark = app.available_themes["reader-dark"].variables
+        dark_ink = {dark["page-foreground"].lower(), dark["page-heading"].lower()}
+        assert all(ink in app.export_screenshot().lower() for ink in dark_ink)
+        app.set_theme("reader-sepia")
+        await pilot.pause()
+        shown = app.export_screenshot().lower()
+        assert not any(ink in shown for ink in dark_ink)  # no page text left in the old colours
+
+
+async def test_keys_typed_right_after_g_reach_the_go_to_dialog() -> None:
+    from textual.events import Key
+
+    services, book = sample_services()
+    services.books.set_current_page(book.id, 30)
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        for key in ("g", "1", "2", "enter"):  # one burst: all arrive before the dialog has mounted
+            app.post_message(Key(key, key if len(key) == 1 else None))
+        await wait_until(pilot, lambda: app.session.number == 12)
+        assert not isinstance(app.screen, GoToScreen) and app.focused is app.viewer
+
+
 async def test_theme_choice_is_saved_and_broken_user_theme_falls_back(tmp_path: Path) -> None:
     services, _ = sample_services()
     async with ReaderApp(services).run_test(size=SIZE) as pilot:
@@ -262,9 +344,12 @@ async def test_theme_choice_is_saved_and_broken_user_theme_falls_back(tmp_path: 
 
 
 async def test_command_palette_offers_the_apps_commands() -> None:
+    from textual.command import CommandList, CommandPalette
+
     services, _ = sample_services()
     async with ReaderApp(services).run_test(size=SIZE) as pilot:
-        titles = [command.title for command in pilot.app.get_system_commands(pilot.app.screen)]
+        app = pilot.app
+        titles = [command.title for command in app.get_system_commands(app.screen)]
         for expected in (
             "Import books",
             "Go to page",
@@ -272,9 +357,27 @@ async def test_command_palette_offers_the_apps_commands() -> None:
             "Theme: reader-sepia",
             "New conversation",
             "Earlier conversations",
-            "Reading position: set to a page",
+            "Reading position (spoiler horizon): set to a page",
         ):
             assert expected in titles
+        assert titles.count("Keys") == 1  # reader's (every key), not also Textual's
+        # Textual's theme picker offers reader's themes and two of its own, not its twenty
+        assert set(app.available_themes) == {
+            "reader-dark",
+            "reader-light",
+            "reader-sepia",
+            "reader-high-contrast",
+            "textual-dark",
+            "textual-light",
+        }
+
+        await pilot.press("ctrl+p", *"spoiler")
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+        found = palette.query_one(CommandList)
+        await wait_until(pilot, lambda: found.option_count >= 2)
+        prompts = [str(found.get_option_at_index(i).prompt) for i in range(found.option_count)]
+        assert sum("Reading position" in prompt for prompt in prompts) == 2, prompts
 
 
 async def test_set_the_reading_position_back() -> None:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 import socket
 import threading
+import tomllib
 from typing import Any
 
 import pytest
-from textual.widgets import Button, Collapsible, Input, Markdown, OptionList
+from textual.widgets import Button, Collapsible, Input, Markdown, OptionList, Static
 
 from reader.app.chat_with_book import ChatWithBookUseCase
 from reader.domain.models import Book
@@ -17,8 +18,8 @@ from reader.services import Services
 from reader.tui.app import ReaderApp
 from reader.tui.citations import linkify_citations
 from reader.tui.screens.conversations_screen import ConversationsScreen
-from reader.tui.widgets.chat_items import ErrorItem, NoticeItem, QuestionItem, ToolCallItem
-from reader.tui.widgets.chat_pane import ChatPane
+from reader.tui.widgets.chat_items import CodeItem, ErrorItem, NoticeItem, QuestionItem, ToolCallItem
+from reader.tui.widgets.chat_pane import CONFIG_EXAMPLE, ChatPane
 from tests.chat_helpers import chat_services, later_texts, tool_messages
 from tests.support import scripted_server as scripted
 from tests.support.scripted_server import ScriptedServer
@@ -136,6 +137,43 @@ async def test_answer_streams_with_a_collapsed_tool_call_and_followable_citation
         assert 'arguments: {"query": "uncle"}' in str(tool.details.content)
 
 
+async def test_thinking_shows_until_the_first_words_arrive(scripted_server: ScriptedServer) -> None:
+    release = threading.Event()
+    scripted_server.script_chat(held(scripted.text(ANSWER), release))
+    services, _ = model_services(scripted_server.base_url, page=6)
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        pane = app.query_one(ChatPane)
+        await ask(pilot, "why did she come")
+        await wait_until(pilot, lambda: len(scripted_server.chat_requests()) == 1)
+        await pilot.pause()
+        turn = pane.running
+        assert turn is not None and turn.thinking
+        assert str(turn.query_one(".chat-thinking", Static).content) == "Thinking…"
+        release.set()
+        await wait_until(pilot, lambda: pane.running is None)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not pane.query(".chat-thinking") and ANSWER.split(" [")[0] in markdown_text(pane)
+
+
+async def test_citation_buttons_wrap_to_stay_inside_the_pane(scripted_server: ScriptedServer) -> None:
+    scripted_server.script_chat(scripted.text("The lamp [p. 18], the letter [p. 20] and the log [p. 10]."))
+    services, _ = model_services(scripted_server.base_url, page=20)
+    async with ReaderApp(services).run_test(size=(100, 30)) as pilot:
+        app = pilot.app
+        pane = app.query_one(ChatPane)
+        await answered(pilot, pane, "what did she find")
+        assert citation_buttons(pane) == ["p. 18", "p. 20", "p. 10"]
+        inside = pane.query_one("#chat-log").content_region
+        for button in (b for b in pane.query(Button) if "citation" in b.classes):
+            assert inside.contains_region(button.region), (button.label, button.region, inside)
+        rows = {b.region.y for b in pane.query(Button) if "citation" in b.classes}
+        assert len(rows) >= 2  # "Pages:" and three buttons do not fit one row of a 30-column pane
+        await pilot.press("shift+tab")  # the buttons are reached from the keyboard (above the input)
+        assert isinstance(app.focused, Button) and str(app.focused.label) == "p. 10"
+
+
 async def test_markdown_citation_links_open_the_page(scripted_server: ScriptedServer) -> None:
     scripted_server.script_chat(scripted.text(ANSWER))
     services, book = model_services(scripted_server.base_url, page=6)
@@ -207,7 +245,7 @@ async def test_errors_show_inline_as_one_line_and_keep_the_question(
         assert message.startswith("Error  " + expected), message
         assert "\n" not in message
         assert [q.question for q in pane.query(QuestionItem)] == ["hello"]
-        assert not pane.query(Markdown)
+        assert not pane.query(Markdown) and not pane.query(".chat-thinking")
         assert pane.conversation_id is not None
         stored = services.chat.messages(pane.conversation_id)
         assert [(m.role, m.content) for m in stored] == [("user", "hello")]
@@ -223,8 +261,15 @@ async def test_without_a_model_the_pane_says_how_to_configure_one_and_answers_fr
         app = pilot.app
         pane = app.query_one(ChatPane)
         notice = str(pane.query_one(NoticeItem).content)
-        assert "No model is configured" in notice and "[chat]" in notice and "model =" in notice
-        assert str(services.config.path) in notice
+        assert "No model is configured" in notice and str(services.config.path) in notice
+        # the config to add is a block of its own, its lines unwrapped, so it copies intact
+        await pilot.pause()
+        code = pane.query_one(CodeItem)
+        assert code.code == CONFIG_EXAMPLE
+        assert tomllib.loads(code.code)["chat"]["model"] == "gpt-4o-mini"
+        text = code.query_one(Static)
+        assert text.size.height == len(CONFIG_EXAMPLE.splitlines())
+        assert text.size.width > code.size.width  # the long line scrolls sideways instead of wrapping
 
         await answered(pilot, pane, question)
         source = pane.query_one(Markdown).source

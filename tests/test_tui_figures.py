@@ -20,6 +20,9 @@ from reader.tui import open_page
 from reader.tui.app import ReaderApp
 from reader.tui.screens.help_screen import HelpScreen
 from reader.tui.widgets.book_list import BookList
+from reader.tui.widgets.key_hints import KeyHints
+from reader.tui.widgets.page_header import PageHeader
+from reader.tui.widgets.page_text import PageText
 from tests.fixtures_books import write_figure_pdf
 from tests.tui_helpers import sample_services, wait_until
 
@@ -27,7 +30,7 @@ SIZE = (120, 36)
 
 
 def header(app: ReaderApp) -> str:
-    return str(app.query_one("#page-position", Static).content)
+    return app.query_one(PageHeader).line.position
 
 
 def messages(app: ReaderApp) -> list[str]:
@@ -62,6 +65,23 @@ async def test_a_page_with_figures_is_marked_in_the_header(figure_library: tuple
         await pilot.press("right", "right")
         await pilot.pause()
         assert "▣ figures" not in header(app) and header(app).startswith("p. 4")
+
+
+async def test_a_full_page_figure_says_so_and_offers_o(figure_library: tuple[Services, str]) -> None:
+    services, book_id = figure_library
+    async with ReaderApp(services, book_id=book_id).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        hints = app.query_one(KeyHints)
+        assert "Open in PDF viewer" not in str(hints.content)  # page 1 is prose
+        await pilot.press("right", "right")
+        await pilot.pause()
+        assert app.session.number == 3
+        shown = app.query_one(PageText).text
+        assert shown == "(This page is a figure with no text. Press o to open it in the PDF viewer.)"
+        assert "Open in PDF viewer" in str(hints.content)
+        await pilot.press("right")
+        await pilot.pause()
+        assert "Open in PDF viewer" not in str(hints.content)
 
 
 async def test_o_opens_the_page_on_screen_as_its_own_pdf(
@@ -101,7 +121,10 @@ async def test_o_on_a_book_that_is_not_a_pdf_explains_why_nothing_opens(launched
         await pilot.press("o")
         await pilot.pause()
         assert launched == []
-        assert any("only PDF books have pages to open in a PDF viewer" in m for m in messages(app))
+        expected = (
+            "The Keeper of Gull Rock is a Markdown book: only PDF books have pages to open in a PDF viewer."
+        )
+        assert expected in messages(app)
 
 
 async def test_help_lists_the_open_page_key() -> None:
@@ -112,7 +135,7 @@ async def test_help_lists_the_open_page_key() -> None:
         screen = pilot.app.screen
         assert isinstance(screen, HelpScreen)
         text = " ".join(str(s.content) for s in screen.query(Static))
-        assert "Open the page in the PDF viewer" in text
+        assert "Open in PDF viewer" in text
 
 
 async def test_the_library_shows_how_far_a_book_is_enriched(figure_library: tuple[Services, str]) -> None:

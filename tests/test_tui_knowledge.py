@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual.widgets import Markdown, OptionList, Static
+from textual.widgets import Button, Markdown, OptionList, Static
 
 from reader.tui.app import ReaderApp
 from reader.tui.screens.help_screen import HelpScreen
@@ -70,6 +70,27 @@ async def test_r_shows_the_story_so_far_up_to_the_reading_position() -> None:
         assert "Chapter 2: The Sealed Letter" in markdown.source and "(page:" in markdown.source
         await pilot.press("escape")
         assert not isinstance(app.screen, RecapScreen)
+
+
+async def test_the_story_so_far_citations_open_their_page_from_the_keyboard() -> None:
+    services, book = sample_services()
+    services.books.set_current_page(book.id, 8)
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        await pilot.press("r")
+        screen = app.screen
+        assert isinstance(screen, RecapScreen)
+        await wait_until(pilot, lambda: bool(screen.query(".citation")))
+        await pilot.pause()
+        labels = [button.name for button in screen.query(Button)]
+        assert labels and all(1 <= int(label or 0) <= 8 for label in labels)
+        await pilot.press("tab")
+        first = screen.focused
+        assert isinstance(first, Button) and first.name == labels[0]
+        await pilot.press("tab", "enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, RecapScreen)
+        assert app.session.number == int(labels[1]) and app.session.horizon == 8
 
 
 async def test_the_keys_are_in_the_help_and_the_palette() -> None:

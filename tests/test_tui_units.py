@@ -9,9 +9,11 @@ import pytest
 from reader.domain.errors import PageNotFoundError
 from reader.domain.models import Book, Chapter, Page
 from reader.tui.citations import citation_labels, label_from_href, linkify_citations
+from reader.tui.fit_text import Part, drop_to_fit, elide, first_that_fits
 from reader.tui.library_filter import filter_books
+from reader.tui.open_page import book_kind
 from reader.tui.path_suggester import complete_path
-from reader.tui.reading_session import FAR_AHEAD, ReadingSession
+from reader.tui.reading_session import FAR_AHEAD, ReadingSession, ShownPage
 from reader.tui.themes import (
     APP_VARIABLES,
     ThemeError,
@@ -20,6 +22,7 @@ from reader.tui.themes import (
     load_theme_file,
     load_themes,
 )
+from reader.tui.widgets.page_header import header_line
 
 
 def book(
@@ -106,6 +109,59 @@ def test_library_filter_is_fuzzy_and_keeps_recent_order_when_empty() -> None:
     assert [b.id for b in filter_books(books, "prejudise")][0] == "b"
     assert {b.id for b in filter_books(books, "austen")} == {"b", "c"}
     assert [b.id for b in filter_books(books, "gull rok")] == ["a"]
+    assert [b.id for b in filter_books(books, "keepr")] == ["a"]  # a letter missing from one word
+    assert [b.id for b in filter_books(books, "gullrock")] == ["a"]  # a space missing
+    assert [b.id for b in filter_books(books, "kee")] == ["a"]  # the start of a word, while typing
+    assert [b.id for b in filter_books(books, "persuaison")] == ["c"]
+    assert filter_books(books, "xylophone") == []
+
+
+def shown_page(number: int, horizon: int, chapter: str | None, importance: int = 1) -> ShownPage:
+    big = book("The Lighthouse Keeper's Long Winter", pages=250)
+    part = Chapter(3, chapter, 50, 80) if chapter else None
+    return ShownPage(big, number, str(number), "text", part, horizon, str(horizon), importance)
+
+
+def test_page_header_drops_and_elides_parts_to_fit_and_never_cuts_a_number() -> None:
+    page = shown_page(61, 200, "Chapter Twelve: The Night of the Storm")
+    wide = header_line(page, 200)
+    assert wide.position == "p. 61 · 61 of 250 · 24% · read to p. 200"
+    assert wide.title.plain == "The Lighthouse Keeper's Long Winter — Chapter Twelve: The Night of the Storm"
+    for width in range(22, 200):
+        line = header_line(page, width)
+        title = line.title.plain
+        assert len(title) + (2 if title else 0) + len(line.position) <= width, width
+        assert line.position.startswith("p. 61") and "read to p. 200" in line.position
+        assert "…" in title or title.endswith("Storm") or not title
+    for width in range(5, 22):  # too narrow for the reading position: the page alone, whole
+        assert header_line(page, width).position == "p. 61", width
+    # at 100 columns the page pane has about 40: the chapter elided, the page and position whole
+    narrow = header_line(page, 40)
+    assert narrow.position == "p. 61 · read to p. 200"
+    assert narrow.title.plain == "Chapter Twelve:…"
+    # the chapter shows whole once "61 of 250" and the percentage make room
+    assert header_line(page, 64).title.plain == "Chapter Twelve: The Night of the Storm"
+    assert header_line(page, 64).position == "p. 61 · read to p. 200"
+    assert header_line(shown_page(3, 3, None), 40).title.plain == "The Lighthouse Keeper's Long…"
+    figures = header_line(shown_page(3, 3, None, importance=4), 80).position
+    assert figures == "▣ figures · p. 3 · 3 of 250 · 1%"
+    assert header_line(shown_page(3, 3, None, importance=4), 10).position == "p. 3"
+
+
+def test_fitting_helpers() -> None:
+    parts = [Part("p. 5"), Part("5 of 30", 2), Part("17%", 1)]
+    assert drop_to_fit(parts, 100) == "p. 5 · 5 of 30 · 17%"
+    assert drop_to_fit(parts, 12) == "p. 5 · 17%"
+    assert drop_to_fit(parts, 2) == "p. 5"  # never cut
+    assert first_that_fits(["spoiler-free up to p. 20", "up to p. 20"], 15) == "up to p. 20"
+    assert elide("The Keeper", 6).plain == "The K…" and elide("The Keeper", 0).plain == ""
+    assert elide("Chapter 12: The Gale", 10).plain == "Chapter …"  # never "Chapter 1…"
+    assert elide("Chapter 12: The Gale", 11).plain == "Chapter 12…"
+
+
+def test_book_kinds_are_named_in_words() -> None:
+    assert book_kind("markdown") == "a Markdown book" and book_kind("epub") == "an EPUB book"
+    assert book_kind("pdf") == "a PDF book" and book_kind("txt") == "a plain-text book"
 
 
 def test_path_completion_offers_folders_and_books(tmp_path: Path) -> None:

@@ -13,11 +13,13 @@ TITLE_CUTOFF = 80
 """How close (0-100) a query must be to a title, or to a run of its words, to name it."""
 
 
-def title_score(query: str, title: str) -> float:
+def title_score(query: str, title: str, *, typing: bool = False) -> float:
     """How well `query` names `title`: the whole title, or a run of as many of its words, typos allowed.
 
     "keper" names "The Keeper of Gull Rock" (one word, one typo), "gull rock" does too; "aes" names
-    nothing in "Labelled Book", though a character-level partial match would say it does.
+    nothing in "Labelled Book", though a character-level partial match would say it does. With
+    `typing`, a query that is still being typed also matches the beginning of a run ("keep" names
+    "Keeper").
     """
     query, title = utils.default_process(query), utils.default_process(title)
     if not query or not title:
@@ -29,6 +31,8 @@ def title_score(query: str, title: str) -> float:
             window = " ".join(words[start : start + size])
             if 4 * len(window) >= 3 * len(query):  # "the" is no typo of "thief"
                 best = max(best, fuzz.ratio(query, window))
+            if typing and len(window) > len(query):
+                best = max(best, fuzz.ratio(query, window[: len(query)]))
     return best
 
 

@@ -12,7 +12,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.events import Resize
+from textual.events import Key, Resize
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input
@@ -26,9 +26,17 @@ from reader.tui.commands import reader_commands
 from reader.tui.reading_session import ReadingSession
 from reader.tui.screens.goto_screen import GoToScreen
 from reader.tui.screens.help_screen import HelpScreen
+from reader.tui.screens.input_dialog import InputDialog
+from reader.tui.screens.main_screen import MainScreen
 from reader.tui.screens.search_screen import SearchScreen
 from reader.tui.screens.xray_screen import XRayScreen
-from reader.tui.themes import DEFAULT_THEME, builtin_themes_dir, derived_variables, load_themes
+from reader.tui.themes import (
+    DEFAULT_THEME,
+    STOCK_THEMES,
+    builtin_themes_dir,
+    derived_variables,
+    load_themes,
+)
 from reader.tui.widgets.book_list import BookList
 from reader.tui.widgets.chat_items import CitationFollowed
 from reader.tui.widgets.chat_pane import ChatPane
@@ -41,6 +49,9 @@ NARROW_WIDTH = 100
 
 HORIZON_REDRAW_DELAY = 0.4
 """Seconds after the last page turn before the library and chat show the new reading position."""
+
+REPLACED_COMMANDS = {"Keys"}
+"""Textual's palette commands that reader has its own for (its "Keys" lists every key)."""
 
 PANES = ("library", "viewer", "chat")
 LAST_BOOK = "last_book"
@@ -99,10 +110,27 @@ class ReaderApp(App[None]):
         )
         self.theme_errors = loaded.errors
         self.reader_themes = {theme.name: theme for theme in loaded.themes}
+        for name in list(self.available_themes):
+            if name not in STOCK_THEMES:
+                self.unregister_theme(name)
         for theme in loaded.themes:
             self.register_theme(theme)
         self.theme_note = ""
         self.theme = self._initial_theme()  # before the first paint, so CSS is built once
+
+    def get_default_screen(self) -> Screen:
+        return MainScreen(id="_default")
+
+    async def on_key(self, event: Key) -> None:
+        # runs before App's own key handling, which would look the key up in the dialog's bindings
+        dialog, main = self.screen, self.screen_stack[0]
+        if (
+            isinstance(dialog, InputDialog)
+            and isinstance(main, MainScreen)
+            and main.passed(event)
+            and await dialog.type_ahead(event)
+        ):
+            event.prevent_default()
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -394,11 +422,12 @@ class ReaderApp(App[None]):
     # --- panes and layout ------------------------------------------------------------------------
 
     def on_resize(self, event: Resize) -> None:
-        self._layout()
+        # this handler runs before App's own, which updates self.size: lay out for the new width
+        self._layout(event.size.width)
 
-    def _layout(self) -> None:
-        narrow = self.size.width < NARROW_WIDTH
-        self.screen.set_class(narrow, "-narrow")
+    def _layout(self, width: int | None = None) -> None:
+        narrow = (self.size.width if width is None else width) < NARROW_WIDTH
+        self.viewer.screen.set_class(narrow, "-narrow")  # the main screen, also under a dialog
         if narrow:
             self.library.display = self.active_pane == "library"
             self.viewer.display = self.active_pane == "viewer"
@@ -465,5 +494,7 @@ class ReaderApp(App[None]):
         self.push_screen(HelpScreen(sections))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title not in REPLACED_COMMANDS:
+                yield command
         yield from reader_commands(self)

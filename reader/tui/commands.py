@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 
 
 def reader_commands(app: ReaderApp) -> Iterator[SystemCommand]:
-    """The app's own commands; theme entries come from the registered themes."""
+    """The app's own commands; theme entries come from reader's themes (Textual's "Theme" picker lists
+    them too)."""
     yield SystemCommand("Import books", "Import a file or a folder of books", app.action_import_books)
     yield SystemCommand(
         "Go to page", "By printed label, #index, percentage or chapter name", app.action_go_to
@@ -26,13 +27,13 @@ def reader_commands(app: ReaderApp) -> Iterator[SystemCommand]:
     yield SystemCommand("Story so far", "A recap of the book up to your reading position", app.action_recap)
     yield SystemCommand("Back", "Return to the page before the last jump", app.action_page_back)
     yield SystemCommand(
-        "Reading position: set to this page",
-        "Make the page on screen the spoiler horizon (also moves it back)",
+        "Reading position (spoiler horizon): set to this page",
+        "The chat stays spoiler-free up to the page on screen (also moves it back)",
         app.action_position_here,
     )
     yield SystemCommand(
-        "Reading position: set to a page",
-        "Type the page the chat may talk about up to",
+        "Reading position (spoiler horizon): set to a page",
+        "Type the page the chat may talk about up to, spoiler-free",
         app.action_set_position,
     )
     yield SystemCommand("New conversation", "Start a fresh chat about this book", app.action_new_conversation)

@@ -1,30 +1,27 @@
-"""Fuzzy filtering of the library list with rapidfuzz."""
+"""Fuzzy filtering of the library list: the query against a book's title and author, a run of their
+words at a time and while it is still being typed ("keepr" and "keep" find The Keeper of Gull Rock)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rapidfuzz import fuzz, process, utils
-
+from reader.app.title_match import title_score
 from reader.domain.models import Book
 
-FILTER_CUTOFF = 60
+FILTER_CUTOFF = 70
+"""Looser than naming a book on the command line (80): the list shows every match, best first."""
+
+
+def book_score(query: str, book: Book) -> float:
+    """The better of the query against the book's title and its author."""
+    return max(title_score(query, book.title, typing=True), title_score(query, book.author, typing=True))
 
 
 def filter_books(books: Sequence[Book], query: str) -> list[Book]:
     """Books matching `query` best first; all books in their order when the query is empty."""
-    query = query.strip()
-    if not query:
+    if not query.strip():
         return list(books)
-    choices = {i: f"{book.title} {book.author}" for i, book in enumerate(books)}
-    matches = process.extract(
-        query,
-        choices,
-        scorer=fuzz.WRatio,
-        processor=utils.default_process,
-        score_cutoff=FILTER_CUTOFF,
-        limit=None,
-    )
+    scored = [(book_score(query, book), index) for index, book in enumerate(books)]
     # stable: equal scores keep the library order (most recently read first)
-    ranked = sorted(matches, key=lambda match: (-match[1], match[2]))
-    return [books[index] for _, _, index in ranked]
+    ranked = sorted((-score, index) for score, index in scored if score >= FILTER_CUTOFF)
+    return [books[index] for _, index in ranked]

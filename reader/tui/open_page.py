@@ -15,6 +15,26 @@ from reader.domain.models import Book
 from reader.domain.ports import PageFiles
 from reader.locations import APP_NAME
 
+FORMAT_NAMES = {
+    "pdf": "PDF",
+    "epub": "EPUB",
+    "markdown": "Markdown",
+    "txt": "plain-text",
+    "text": "plain-text",
+}
+
+
+def book_kind(book_format: str) -> str:
+    """E.g. "an EPUB book", "a Markdown book"."""
+    name = FORMAT_NAMES.get(book_format, book_format.upper())
+    article = "an" if name[:1].upper() in "AEIOU" else "a"
+    return f"{article} {name} book"
+
+
+def not_a_pdf(book: Book) -> str:
+    """Why a book that is not a PDF has no page to open."""
+    return f"{book.title} is {book_kind(book.format)}: only PDF books have pages to open in a PDF viewer."
+
 
 def pages_dir() -> Path:
     """Where cut-out pages are written (the user cache dir's pages/ folder)."""
@@ -61,9 +81,7 @@ def open_page(page_files: PageFiles, book: Book, number: int, label: str) -> Pat
         ReaderError: the book is not a PDF, its file is gone or changed, or no viewer can be started.
     """
     if book.format != "pdf":
-        raise ReaderError(
-            f"{book.title} is an {book.format.upper()} book: only PDF books have pages to open in a PDF viewer."
-        )
+        raise ReaderError(not_a_pdf(book))
     data = page_files.page_pdf(book, [number])
     folder = pages_dir()
     folder.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,10 @@ import reader
 DEFAULT_THEME = "reader-dark"
 """Used when nothing is chosen, or the chosen theme is missing or broken."""
 
+STOCK_THEMES = ("textual-dark", "textual-light")
+"""Textual's own themes offered beside reader's; its other stock themes are not (they have no page
+colours of their own, and twenty of them crowd the theme picker)."""
+
 COLOR_KEYS = (
     "primary",
     "secondary",

@@ -8,17 +8,15 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
 from reader.domain.errors import ReaderError
+from reader.tui.screens.input_dialog import InputDialog
 
 
-class GoToScreen(ModalScreen[int | None]):
+class GoToScreen(InputDialog[int | None]):
     """An input resolved to a page number with `resolve`; errors stay on screen until fixed."""
-
-    AUTO_FOCUS = "*"
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="goto.cancel")]
 

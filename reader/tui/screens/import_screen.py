@@ -8,10 +8,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from reader.tui.path_suggester import PathSuggester
+from reader.tui.screens.input_dialog import InputDialog
 
 
 class PathInput(Input):
@@ -28,10 +28,8 @@ class PathInput(Input):
             self.screen.focus_next()
 
 
-class ImportScreen(ModalScreen[Path | None]):
+class ImportScreen(InputDialog[Path | None]):
     """Dismisses with an existing path, or None when cancelled."""
-
-    AUTO_FOCUS = "*"
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="import.cancel")]
 

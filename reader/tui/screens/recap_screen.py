@@ -1,4 +1,5 @@
-"""The story so far: a recap of the book up to the reading position; its citations open pages."""
+"""The story so far: a recap of the book up to the reading position; its citations open pages (click
+one, or Tab to the page buttons below the recap)."""
 
 from __future__ import annotations
 
@@ -10,26 +11,30 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import LoadingIndicator, Markdown
+from textual.widgets import Button, LoadingIndicator, Markdown
 
 from reader.domain.errors import ReaderError
 from reader.domain.knowledge import Recap
-from reader.tui.citations import label_from_href, linkify_citations
+from reader.tui.citations import citation_labels, label_from_href, linkify_citations
+from reader.tui.widgets.citation_bar import CitationBar
 
 RecapLoader = Callable[[], Recap]
 """Runs in a worker: the recap up to the reader's page (may call the model)."""
 
 
+def recap_body(recap: Recap) -> str:
+    """The recap's text with its [p. N] citations: a heading per chapter for extractive recaps."""
+    if recap.model == "extractive":
+        return "\n\n".join(f"### {s.title}\n\n{s.text}" for s in recap.sections if s.text)
+    return recap.text
+
+
 def recap_markdown(recap: Recap) -> str:
-    """The recap as Markdown: a heading per chapter for composed recaps, notes first."""
+    """The recap as Markdown with citation links, notes first."""
     notes = "".join(f"> {note}\n\n" for note in recap.notes)
     if not recap.sections:
         return notes + "Nothing read yet."
-    if recap.model == "extractive":
-        body = "\n\n".join(f"### {s.title}\n\n{s.text}" for s in recap.sections if s.text)
-    else:
-        body = recap.text
-    return notes + linkify_citations(body)
+    return notes + linkify_citations(recap_body(recap))
 
 
 class RecapScreen(ModalScreen[str | None]):
@@ -56,9 +61,10 @@ class RecapScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog dialog-tall dialog-wide", id="recap-scroll") as dialog:
             dialog.border_title = f"The story so far (up to p. {self.horizon_label})"
-            dialog.border_subtitle = "Esc closes · citations open their page"
+            dialog.border_subtitle = "Esc closes · Tab to a cited page, Enter opens it"
             yield LoadingIndicator(id="recap-loading")
             yield Markdown("", id="recap-text", open_links=False)
+            yield CitationBar(id="recap-citations")
 
     def on_mount(self) -> None:
         self._load()
@@ -78,6 +84,13 @@ class RecapScreen(ModalScreen[str | None]):
         await self.query_one("#recap-loading", LoadingIndicator).remove()
         text = recap_markdown(event.recap) if event.recap is not None else event.error
         await self.query_one("#recap-text", Markdown).update(text)
+        if event.recap is not None and event.recap.sections:
+            await self.query_one(CitationBar).set_labels(citation_labels(recap_body(event.recap)))
+
+    @on(Button.Pressed, ".citation")
+    def _citation_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.name)
 
     @on(Markdown.LinkClicked)
     def _link_clicked(self, event: Markdown.LinkClicked) -> None:

@@ -11,13 +11,13 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from reader.app.snippets import make_snippet
 from reader.domain.errors import ReaderError
 from reader.domain.models import SearchResult
+from reader.tui.screens.input_dialog import InputDialog
 
 SearchFunction = Callable[[str], Any]
 """Runs in a worker thread: query -> SearchResponse (results, warnings) or a list of SearchResult."""
@@ -26,10 +26,8 @@ SearchFunction = Callable[[str], Any]
 SNIPPET_WIDTH = 160
 
 
-class SearchScreen(ModalScreen[int | None]):
+class SearchScreen(InputDialog[int | None]):
     """Dismisses with the first page of the chosen passage."""
-
-    AUTO_FOCUS = "*"
 
     BINDINGS = [Binding("escape", "cancel", "Close", id="search.close")]
 

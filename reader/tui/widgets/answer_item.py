@@ -6,13 +6,14 @@ from collections.abc import Sequence
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Markdown, Static
+from textual.containers import Vertical
+from textual.widgets import Button, Markdown
 from textual.widgets.markdown import MarkdownStream
 
 from reader.domain.chat import Citation
 from reader.tui.citations import citation_labels, label_from_href, linkify_citations
 from reader.tui.widgets.chat_items import CitationFollowed
+from reader.tui.widgets.citation_bar import CitationBar
 
 
 class AnswerItem(Vertical):
@@ -27,11 +28,9 @@ class AnswerItem(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Markdown(linkify_citations(self.text), open_links=False)
-        yield Horizontal(classes="citations")
-
-    def on_mount(self) -> None:
         if not self.streaming:
-            self.set_citations([Citation(label, 0) for label in citation_labels(self.text)])
+            self.citations = {label: None for label in citation_labels(self.text)}
+        yield CitationBar(list(self.citations))
 
     async def append(self, delta: str) -> None:
         """Add streamed text."""
@@ -49,7 +48,7 @@ class AnswerItem(Vertical):
         self.streaming = False
         await self.query_one(Markdown).update(linkify_citations(text))
         cited = list(citations) or [Citation(label, 0) for label in citation_labels(text)]
-        self.set_citations(cited)
+        await self.set_citations(cited)
 
     async def abandon(self) -> None:
         """Stop streaming without a final answer."""
@@ -57,16 +56,10 @@ class AnswerItem(Vertical):
             await self._stream.stop()
             self._stream = None
 
-    def set_citations(self, citations: Sequence[Citation]) -> None:
+    async def set_citations(self, citations: Sequence[Citation]) -> None:
         """One button per cited page."""
-        bar = self.query_one(".citations", Horizontal)
-        bar.remove_children()
         self.citations = {c.label: (c.page or None) for c in citations}
-        buttons = [
-            Button(f"p. {label}", name=label, classes="citation", compact=True) for label in self.citations
-        ]
-        if buttons:
-            bar.mount(Static("Pages:", classes="citations-title"), *buttons)
+        await self.query_one(CitationBar).set_labels(list(self.citations))
 
     @on(Button.Pressed, ".citation")
     def _citation_pressed(self, event: Button.Pressed) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import HorizontalScroll, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Collapsible, Static
@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from reader.tui.widgets.answer_item import AnswerItem
 
 RESULT_PREVIEW_CHARS = 1200
+THINKING = "Thinking…"
+"""Shown under a question until the first part of its answer arrives."""
 
 
 class CitationFollowed(Message):
@@ -42,6 +44,15 @@ class NoticeItem(Static):
 
     def __init__(self, message: str) -> None:
         super().__init__(message, classes="chat-notice", markup=False)
+
+
+class CodeItem(HorizontalScroll):
+    """Text to copy as it is (a config snippet): a block of its own, never wrapped, scrolled sideways
+    when the pane is narrower than its lines."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(Static(code, classes="chat-code-text", markup=False), classes="chat-code")
+        self.code = code
 
 
 class ErrorItem(Static):
@@ -83,7 +94,17 @@ class TurnItem(Vertical):
 
     def compose(self) -> ComposeResult:
         yield QuestionItem(self.question)
+        yield Static(THINKING, classes="chat-thinking", markup=False)
         yield self.answer
+
+    @property
+    def thinking(self) -> bool:
+        """Whether the turn still shows that the model is working (nothing has arrived yet)."""
+        return bool(self.query(".chat-thinking"))
+
+    def stop_thinking(self) -> None:
+        """Remove the "Thinking…" line (the first text, tool call or error arrived, or the turn ended)."""
+        self.query(".chat-thinking").remove()
 
     def add_before_answer(self, item: Static | Collapsible) -> None:
         """Mount `item` (a tool call or notice) above the answer."""

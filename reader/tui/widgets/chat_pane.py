@@ -11,7 +11,7 @@ from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.events import DescendantFocus
+from textual.events import DescendantFocus, Resize
 from textual.message import Message
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
@@ -28,8 +28,10 @@ from reader.domain.chat import (
     ToolResultEvent,
 )
 from reader.services import Services
+from reader.tui.fit_text import first_that_fits
 from reader.tui.screens.conversations_screen import NEW, ConversationsScreen
 from reader.tui.widgets.chat_items import (
+    CodeItem,
     ErrorItem,
     NoticeItem,
     QuestionItem,
@@ -37,17 +39,29 @@ from reader.tui.widgets.chat_items import (
     TurnItem,
 )
 
+BORDER_LABEL_MARGIN = 4
+"""Cells of a border the subtitle cannot use: the two corners and a space beside each."""
+
+
+CONFIG_EXAMPLE = "\n".join(
+    [
+        "[chat]",
+        '# or "ollama_chat/llama3.1", or "openai/NAME" with api_base',
+        'model = "gpt-4o-mini"',
+        'api_key_env = "OPENAI_API_KEY"',
+    ]
+)
+"""The config that connects a model, shown as a block to copy."""
+
 
 def offline_hint(services: Services) -> str | None:
-    """How to configure a model, when none is."""
+    """How to configure a model, when none is (CONFIG_EXAMPLE follows it)."""
     if services.config.chat.model:
         return None
     where = services.config.path or "the config file"
     return (
         "No model is configured, so answers are the passages from the pages you have read that best "
-        f"match your question, with their pages. To chat with a model, add to {where}:\n"
-        '[chat]\nmodel = "gpt-4o-mini"   # or "ollama_chat/llama3.1", "openai/NAME" with api_base\n'
-        'api_key_env = "OPENAI_API_KEY"'
+        f"match your question, with their pages. To chat with a model, add this to {where}:"
     )
 
 
@@ -111,6 +125,7 @@ class ChatPane(Vertical):
         self.running: TurnItem | None = None
         self._cancel: threading.Event | None = None
         self._warmed = False
+        self.horizon_label = ""
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="chat-log")
@@ -156,7 +171,17 @@ class ChatPane(Vertical):
 
     def set_horizon(self, label: str) -> None:
         """Show the page the answers stop at."""
-        self.border_subtitle = f"spoiler-free up to p. {label}" if label else ""
+        self.horizon_label = label
+        self._fit_subtitle(self.size.width)
+
+    def on_resize(self, event: Resize) -> None:
+        self._fit_subtitle(event.size.width)
+
+    def _fit_subtitle(self, width: int) -> None:
+        label = self.horizon_label
+        variants = [f"spoiler-free up to p. {label}", f"spoiler-free to p. {label}", f"up to p. {label}"]
+        room = width - BORDER_LABEL_MARGIN if width else 1_000
+        self.border_subtitle = first_that_fits(variants, room) if label else ""
 
     def _reset_log(self) -> None:
         self.chat_log.remove_children()
@@ -164,7 +189,7 @@ class ChatPane(Vertical):
             self.chat_log.mount(NoticeItem("Open a book to ask about it."))
             return
         if hint := offline_hint(self.services):
-            self.chat_log.mount(NoticeItem(hint))
+            self.chat_log.mount(NoticeItem(hint), CodeItem(CONFIG_EXAMPLE))
 
     def action_new_conversation(self) -> None:
         """Start a new conversation about this book."""
@@ -272,6 +297,8 @@ class ChatPane(Vertical):
         if turn is None or message.turn != self.turn:
             return  # a cancelled turn's late events
         event = message.event
+        if not isinstance(event, NoticeEvent):
+            turn.stop_thinking()
         if isinstance(event, TextDelta):
             await turn.answer.append(event.text)
         elif isinstance(event, ToolInvocationEvent):
@@ -296,6 +323,8 @@ class ChatPane(Vertical):
     @on(TurnEnded)
     def _turn_ended(self, message: TurnEnded) -> None:
         if message.turn == self.turn:
+            if self.running is not None:
+                self.running.stop_thinking()
             self.running = None
             self._cancel = None
             self.refresh_bindings()
@@ -307,6 +336,7 @@ class ChatPane(Vertical):
         error = event.worker.error
         text = f"{type(error).__name__}: {error}" if error else "unknown error"
         if event.worker.group == "chat" and self.running is not None:
+            self.running.stop_thinking()
             await self.running.mount(ErrorItem(f"The answer failed ({text})."))
             self.running = None
             self.refresh_bindings()

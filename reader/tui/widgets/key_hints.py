@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+from textual.binding import Binding
 from textual.content import Content
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Static
 
 
+def hinted(node: DOMNode, binding: Binding) -> bool:
+    """Whether `binding` is hinted: a node's `hint_visible(binding)` may say so for the moment (e.g. a
+    key that matters only on some pages), else the binding's `show`."""
+    hint_visible = getattr(node, "hint_visible", None)
+    visible = hint_visible(binding) if hint_visible is not None else None
+    return binding.show if visible is None else bool(visible)
+
+
 class KeyHints(Static):
-    """The shown bindings of the focus chain; click a hint to press its key."""
+    """The shown bindings of the focus chain; click a hint to press its key.
+
+    Call `refresh_bindings()` on a node whose `hint_visible` answer changed.
+    """
 
     def on_mount(self) -> None:
         self._pending = False
@@ -25,8 +38,8 @@ class KeyHints(Static):
         hints: list[tuple[str, str, str]] = []
         group_at: dict[str, int] = {}
         seen: set[str] = set()
-        for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
-            if not binding.show or not enabled or binding.action in seen:
+        for node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+            if not hinted(node, binding) or not enabled or binding.action in seen:
                 continue
             seen.add(binding.action)
             key, shown = binding.key.split(",")[0], self.app.get_key_display(binding)

@@ -1,45 +1,121 @@
-"""The line above the page: title and chapter on the left, page label, index and percent on the right."""
+"""The line above the page: title and chapter on the left, page label, index and percent on the right,
+fitted to the width the page pane has."""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.containers import Horizontal
-from textual.content import Content
-from textual.widgets import Static
+from dataclasses import dataclass
 
+from textual.content import Content
+from textual.widget import Widget
+
+from reader.tui.fit_text import Part, cells, drop_to_fit, elide
 from reader.tui.reading_session import ShownPage
 
 FIGURE_MARKER = "▣ figures"
 """Shown in the header on a page whose meaning is largely in its figures (visual importance 3-5)."""
 
+GAP = 2
+"""Blank cells between the title and the position."""
 
-def position_text(page: ShownPage) -> str:
-    """E.g. "p. 57 · 63 of 300 · 21%", plus the reading position when re-reading earlier pages and a
-    marker on a page with figures."""
-    text = f"p. {page.label} · {page.number} of {page.page_count} · {page.percent}%"
-    if page.horizon > page.number:
-        text += f" · read to p. {page.horizon_label}"
+NAME_ROOM = 24
+"""Position parts ranked above READING_POSITION are dropped to show the chapter (or title) whole, or
+when it cannot be whole anyway, to give it this many cells before it is elided."""
+
+READING_POSITION = 1
+"""The rank of "read to p. N": dropped only when the position alone does not fit."""
+
+MIN_TITLE = 8
+"""Fewer cells than this left for the book title beside the chapter: the title is left out."""
+
+DASH = " — "
+
+
+def position_parts(page: ShownPage) -> list[Part]:
+    """The position of `page` in display order; the least important parts have the highest rank."""
+    parts = []
     if page.has_figures:
-        text = f"{FIGURE_MARKER} · {text}"
-    return text
+        parts.append(Part(FIGURE_MARKER, 2))
+    parts += [
+        Part(f"p. {page.label}"),
+        Part(f"{page.number} of {page.page_count}", 4),
+        Part(f"{page.percent}%", 3),
+    ]
+    if page.horizon > page.number:
+        parts.append(Part(f"read to p. {page.horizon_label}", READING_POSITION))
+    return parts
 
 
-class PageHeader(Horizontal):
-    """Title, chapter and position of the page on screen."""
+def title_text(title: str, chapter: str | None, width: int) -> Content:
+    """The book title in bold, then the chapter, fitted to `width`: the chapter says where the reader
+    is, so the title is elided (or left out) before the chapter is."""
+    book = Content.styled(title, "bold")
+    if not chapter:
+        return elide(book, width)
+    full = Content.assemble(book, (DASH, "$text-muted"), chapter)
+    if full.cell_length <= width:
+        return full
+    title_room = width - cells(DASH) - cells(chapter)
+    if title_room < MIN_TITLE:
+        return elide(chapter, width)
+    return Content.assemble(elide(book, title_room), (DASH, "$text-muted"), chapter)
 
-    def compose(self) -> ComposeResult:
-        yield Static("", id="page-title", markup=False)
-        yield Static("", id="page-position", markup=False)
+
+@dataclass(frozen=True)
+class HeaderLine:
+    """The header fitted to a width."""
+
+    title: Content
+    position: str
+
+
+def header_line(page: ShownPage, width: int) -> HeaderLine:
+    """Fit `page`'s header into `width` cells: position parts are dropped (least important first) to
+    leave the chapter some room, then the title and chapter are elided; numbers are never cut."""
+    chapter = page.chapter.title if page.chapter is not None else None
+    name = cells(chapter or page.book.title)
+    parts = position_parts(page)
+    shortest = drop_to_fit(parts, 0, keep=READING_POSITION)
+    # drop parts to show the whole name when that is possible at all, else to give it NAME_ROOM
+    wanted = name if name <= width - GAP - cells(shortest) else min(name, NAME_ROOM)
+    position = drop_to_fit(parts, width - GAP - wanted, keep=READING_POSITION)
+    if cells(position) > width:
+        position = drop_to_fit(parts, width)
+    title = title_text(page.book.title, chapter, width - cells(position) - GAP)
+    # a dropped part may still fit beside the title as shown
+    wider = drop_to_fit(parts, width - GAP - title.cell_length, keep=READING_POSITION)
+    if cells(position) < cells(wider) <= width - GAP - title.cell_length:
+        position = wider
+    return HeaderLine(title, position)
+
+
+class PageHeader(Widget):
+    """Title, chapter and position of the page on screen, fitted to the header's width."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.page: ShownPage | None = None
+        self.message = ""
 
     def show(self, page: ShownPage) -> None:
         """Describe `page`."""
-        title = Content.styled(page.book.title, "bold")
-        if page.chapter is not None:
-            title = Content.assemble(title, (" — ", "$text-muted"), page.chapter.title)
-        self.query_one("#page-title", Static).update(title)
-        self.query_one("#page-position", Static).update(position_text(page))
+        self.page = page
+        self.refresh()
 
     def clear(self, message: str) -> None:
         """Show `message` instead of a page."""
-        self.query_one("#page-title", Static).update(message)
-        self.query_one("#page-position", Static).update("")
+        self.page = None
+        self.message = message
+        self.refresh()
+
+    @property
+    def line(self) -> HeaderLine:
+        """The header as it fits the widget now."""
+        if self.page is None:
+            return HeaderLine(Content(self.message), "")
+        return header_line(self.page, self.content_size.width)
+
+    def render(self) -> Content:
+        line = self.line
+        least = GAP if line.title.cell_length else 0
+        gap = max(least, self.content_size.width - line.title.cell_length - cells(line.position))
+        return Content.assemble(line.title, " " * gap, (line.position, "$text-muted"))

@@ -1,4 +1,4 @@
-"""The text of one page: wrapped once per page and width; only the visible lines are drawn."""
+"""The text of one page: wrapped once per page, width and style; only the visible lines are drawn."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ class PageText(ScrollView, can_focus=False, inherit_bindings=False):
         self.content = Content("")
         self._strips: list[Strip] = []
         self._wrapped_width = 0
+        self._wrapped_style: object = None
         self._line_style = Style()
         self._line_width = 0
 
@@ -36,9 +37,14 @@ class PageText(ScrollView, can_focus=False, inherit_bindings=False):
         self.scroll_to(y=top, animate=False, immediate=True, force=True)
         self.refresh()
 
+    def _style_key(self) -> object:
+        """What the wrapped lines' colours come from: the theme (for $variables) and the widget's style."""
+        return (self.app.theme, self.visual_style)
+
     def _wrap(self) -> None:
         width = self.scrollable_content_region.width
         self._wrapped_width = width
+        self._wrapped_style = self._style_key()
         if width <= 0:
             self._strips = []
             return
@@ -51,6 +57,8 @@ class PageText(ScrollView, can_focus=False, inherit_bindings=False):
             self.refresh()
 
     def render_lines(self, crop: Region) -> list[Strip]:
+        if self._style_key() != self._wrapped_style:
+            self._wrap()
         # the style and width are the same for every line of one render: look them up once
         self._line_style = self.rich_style
         self._line_width = self.scrollable_content_region.width

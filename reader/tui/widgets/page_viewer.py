@@ -11,7 +11,7 @@ from textual.message import Message
 
 from reader.domain.errors import ReaderError
 from reader.domain.models import Book
-from reader.tui.open_page import open_page
+from reader.tui.open_page import not_a_pdf, open_page
 from reader.tui.reading_session import ReadingSession, ShownPage
 from reader.tui.screens.confirm_screen import ConfirmScreen
 from reader.tui.screens.goto_screen import GoToScreen
@@ -25,9 +25,23 @@ EMPTY_LIBRARY = (
 )
 
 
+def empty_page_text(page: ShownPage) -> str:
+    """What a page without text shows: whether it has figures, and how to see them."""
+    if not page.has_figures:
+        return "(This page has no text.)"
+    if page.book.format == "pdf":
+        return "(This page is a figure with no text. Press o to open it in the PDF viewer.)"
+    return "(This page is a figure with no text.)"
+
+
+def can_open(page: ShownPage) -> bool:
+    """Whether `o` is worth showing: a page of a PDF book whose meaning is largely in its figures."""
+    return page.has_figures and page.book.format == "pdf"
+
+
 def page_content(page: ShownPage) -> Content:
     """The page text, with the chapter heading emphasised on a chapter's first page."""
-    text = page.text or "(This page has no text.)"
+    text = page.text if page.text.strip() else empty_page_text(page)
     content = Content(text)
     chapter = page.chapter
     if chapter is not None and chapter.start_page == page.number:
@@ -66,7 +80,7 @@ class PageViewer(Vertical, can_focus=True):
         Binding(
             "o",
             "open_page",
-            "Open the page in the PDF viewer",
+            "Open in PDF viewer",
             id="page.open_pdf",
             show=False,
             tooltip="Opens this page of a PDF book in the system's PDF viewer (to see its figures).",
@@ -99,6 +113,8 @@ class PageViewer(Vertical, can_focus=True):
         self._flush_scheduled = False
         self.renders = 0
         """How many pages were rendered (turns that queued up count once)."""
+        self.figures_shown = False
+        """Whether the page on screen is a PDF page with figures (the key hints then offer `o`)."""
 
     def compose(self) -> ComposeResult:
         yield PageHeader(id="page-header")
@@ -121,6 +137,7 @@ class PageViewer(Vertical, can_focus=True):
         if session is None:
             self.query_one(PageHeader).clear("reader")
             self.page_text.show(Content(EMPTY_LIBRARY))
+            self._show_figure_hint(False)
             return
         self._render_page(to_end=False)
 
@@ -129,7 +146,17 @@ class PageViewer(Vertical, can_focus=True):
         page = self.session.shown()
         self.query_one(PageHeader).show(page)
         self.page_text.show(page_content(page), to_end=to_end)
+        self._show_figure_hint(can_open(page))
         self.renders += 1
+
+    def _show_figure_hint(self, figures: bool) -> None:
+        if figures != self.figures_shown:
+            self.figures_shown = figures
+            self.refresh_bindings()
+
+    def hint_visible(self, binding: Binding) -> bool | None:
+        """Whether the key hints show `binding` (None: as its `show` says): `o` on a page with figures."""
+        return self.figures_shown if binding.action == "open_page" else None
 
     def refresh_header(self) -> None:
         """Describe the page again (after the reading position changed)."""
@@ -267,12 +294,7 @@ class PageViewer(Vertical, can_focus=True):
             return
         book = session.book
         if book.format != "pdf":
-            self.notify(
-                f"{book.title} is an {book.format.upper()} book: only PDF books have pages to open in a PDF "
-                "viewer.",
-                severity="warning",
-                timeout=5,
-            )
+            self.notify(not_a_pdf(book), severity="warning", timeout=5)
             return
         self._open_page(book, session.number, session.label(session.number))
 
