@@ -1,11 +1,11 @@
-"""Search that never spoils: lexical (bm25), semantic (KNN) and hybrid (reciprocal rank fusion).
+"""Search that never spoils: lexical (bm25), semantic (KNN) and hybrid (fused normalised scores).
 
 Every retriever filters by the reader's page inside its query; nothing here post-filters.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reader.app.search_terms import query_terms, replace_word
@@ -15,8 +15,11 @@ from reader.domain.ports import BookRepository, EmbeddingProvider, SearchIndex, 
 from reader.domain.search import EmbeddingSpace, ScoredChunk
 
 MODES = ("auto", "lexical", "semantic", "hybrid")
-RRF_K = 60
-"""The rank constant of reciprocal rank fusion (the usual 60)."""
+FUSION_WEIGHTS: Mapping[str, float] = {"lexical": 0.6, "summary": 0.6, "semantic": 0.4}
+"""How much each retriever's normalised score counts in `fuse` (a retriever not listed: 0.5).
+
+The lexical retrievers (chunk text and page summaries, both bm25) weigh 3:2 against semantic KNN;
+see `fuse` for why and what it measured."""
 FUSION_POOL = 50
 """Candidates each retriever contributes to the fusion."""
 MAX_K = 100
@@ -55,14 +58,39 @@ def _result(hit: ScoredChunk, score: float, retrievers: tuple[str, ...]) -> Sear
     )
 
 
-def fuse(rankings: dict[str, Sequence[ScoredChunk]], k: int) -> list[SearchResult]:
-    """Reciprocal rank fusion: each list adds 1 / (RRF_K + rank) to the chunks it holds."""
+def fuse(
+    rankings: Mapping[str, Sequence[ScoredChunk]], k: int, weights: Mapping[str, float] = FUSION_WEIGHTS
+) -> list[SearchResult]:
+    """Convex combination of min-max normalised scores, the top `k` first.
+
+    Each ranking's scores are rescaled to 0..1 over the candidates it returned (its best 1, its
+    worst 0; a ranking whose scores are all equal gives each 1), and a chunk scores the weighted sum
+    over the rankings that hold it (a ranking that misses it adds 0). Ties go to the earlier page.
+
+    Why not reciprocal rank fusion: RRF throws the scores away, so a weak retriever's rank counts as
+    much as a strong one's, and on SQuAD (24 dev articles as books, 5,397 questions, k=10, MiniLM)
+    RRF (k=60) ranked worse than bm25 alone: R@1 0.783 vs 0.825, MRR 0.861 vs 0.883. Normalised
+    scores keep how far ahead a retriever's best hit is, so a clear bm25 winner stays first while
+    the embedder still lifts paraphrased passages. With weights lexical 0.6 / semantic 0.4 the same
+    benchmark gives R@1 0.838, R@5 0.969, R@10 0.986, MRR 0.896 (gold paragraph: R@1 0.802,
+    R@5 0.959, MRR 0.870), against bm25 0.825 / 0.959 / 0.977 / 0.883 (gold 0.787 / 0.945 / 0.855).
+    The weight was tuned on the even-numbered articles and held on the odd ones (R@1 0.841 vs
+    0.829, MRR 0.896 vs 0.884); any lexical weight from 0.5 to 0.7 scores within 0.005 of it.
+    Weighted or small-constant RRF (constant 0-60, lexical weight 1-3) at best tied bm25 on R@1;
+    z-score or divide-by-the-top normalisation scored about the same as min-max.
+    """
     scores: dict[str, float] = {}
     hits: dict[str, ScoredChunk] = {}
     found_by: dict[str, list[str]] = {}
     for name, ranking in rankings.items():
-        for rank, hit in enumerate(ranking, start=1):
-            scores[hit.chunk_id] = scores.get(hit.chunk_id, 0.0) + 1.0 / (RRF_K + rank)
+        if not ranking:
+            continue
+        weight = weights.get(name, 0.5)
+        high = max(hit.score for hit in ranking)
+        low = min(hit.score for hit in ranking)
+        for hit in ranking:
+            share = (hit.score - low) / (high - low) if high > low else 1.0
+            scores[hit.chunk_id] = scores.get(hit.chunk_id, 0.0) + weight * share
             hits.setdefault(hit.chunk_id, hit)
             found_by.setdefault(hit.chunk_id, []).append(name)
     order = sorted(scores, key=lambda cid: (-scores[cid], hits[cid].start_page, cid))
