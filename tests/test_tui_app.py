@@ -465,3 +465,37 @@ async def test_import_embeds_in_the_background_when_a_model_is_configured(
         (vectors,) = services.vectors.book_vectors(book.id)
         assert vectors.complete and len(scripted_server.embedding_requests()) >= 2
         assert app.library.busy == {}
+
+
+async def test_turning_between_long_and_short_pages_keeps_the_scroll_range_right(tmp_path: Path) -> None:
+    short = "A short last page."
+    long = "\n\n".join(f"Line {i} of a long page, with words enough to wrap." for i in range(60))
+    book_path = tmp_path / "uneven.txt"
+    book_path.write_text("\n\n".join([long, long, short]), encoding="utf-8")  # the last page is short
+    services = Services.open()
+    outcome = services.importer.import_file(book_path)
+    assert outcome.book is not None
+    async with ReaderApp(services, book_id=outcome.book.id).run_test(size=(100, 24)) as pilot:
+        app = pilot.app
+        text = app.query_one(PageText)
+        seen: set[tuple[int, bool]] = set()
+        for _ in range(outcome.book.page_count):
+            await pilot.pause()
+            seen.add((app.session.number, text.show_vertical_scrollbar))
+            lines = text.virtual_size.height
+            assert lines == len(text._strips)
+            assert text.max_scroll_y == max(0, lines - text.scrollable_content_region.height)
+            assert text.show_vertical_scrollbar == (text.max_scroll_y > 0)
+            drawn = text.vertical_scrollbar in app.screen._compositor.visible_widgets
+            assert drawn == text.show_vertical_scrollbar  # laid out again when it comes or goes
+            if text.max_scroll_y:  # the whole page is reachable: the end shows its last line
+                text.scroll_end(animate=False, immediate=True)
+                await pilot.pause()
+                assert text.scroll_y == text.max_scroll_y
+            await pilot.press("right")
+        assert len({page for page, _ in seen}) >= 3 and {bar for _, bar in seen} == {True, False}
+        await pilot.press("left")  # from the short last page back to a long one: the scrollbar returns
+        await pilot.pause()
+        assert (
+            text.show_vertical_scrollbar and text.vertical_scrollbar in app.screen._compositor.visible_widgets
+        )

@@ -49,7 +49,25 @@ class PageText(ScrollView, can_focus=False, inherit_bindings=False):
             self._strips = []
             return
         self._strips = Visual.to_strips(self, self.content, width, None, self.visual_style)
-        self.virtual_size = Size(width, len(self._strips))
+        self._set_virtual_size(Size(width, len(self._strips)))
+
+    def _set_virtual_size(self, size: Size) -> None:
+        """Set the scrollable size; a new page of the same width needs no layout pass of the screen.
+
+        `virtual_size` asks for a layout of the whole screen whenever it changes (every page has its
+        own number of lines), which costs more than drawing the page. With a stable scrollbar gutter
+        only the scrollbar changes, unless it appears or disappears, so only that is updated.
+        """
+        if size.width != self.virtual_size.width or self.styles.scrollbar_gutter != "stable":
+            self.virtual_size = size
+            return
+        showed = self.show_vertical_scrollbar
+        self.set_reactive(PageText.virtual_size, size)
+        self._refresh_scrollbars()
+        if self.show_vertical_scrollbar != showed:
+            self.refresh(layout=True)
+        else:
+            self._scroll_update(size)
 
     def on_resize(self, event: Resize) -> None:
         if self.scrollable_content_region.width != self._wrapped_width:
