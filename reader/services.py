@@ -12,7 +12,6 @@ from reader.adapters.sqlite.connection import Database
 from reader.adapters.sqlite.migrations import INDEX_VERSION
 from reader.adapters.sqlite.settings_repository import SqliteSettingsRepository
 from reader.app.book_lookup import find_book
-from reader.app.import_books import ImportBooksUseCase
 from reader.app.page_lookup import PageLookup
 from reader.config import Config, load_config
 from reader.domain.models import Book
@@ -28,6 +27,7 @@ if TYPE_CHECKING:
     from reader.app.chat_with_book import ChatWithBookUseCase
     from reader.app.embed_books import EmbedBooksUseCase
     from reader.app.enrich_pages import EnrichPagesUseCase
+    from reader.app.import_books import ImportBooksUseCase
     from reader.app.search_books import SearchBooksUseCase
     from reader.app.summaries import SummariesUseCase
     from reader.app.xray import XRayUseCase
@@ -65,6 +65,7 @@ class Services:
     def importer(self) -> ImportBooksUseCase:
         # pypdf and ebooklib load only when something is imported (not on the app's start-up path)
         from reader.adapters.extractors.registry import SUPPORTED_SUFFIXES, extractor_for
+        from reader.app.import_books import ImportBooksUseCase  # with the concept map builder
 
         return ImportBooksUseCase(self.books, extractor_for, INDEX_VERSION, SUPPORTED_SUFFIXES)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual._styles_cache import StylesCache
@@ -17,9 +18,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input
 
-from reader.app.xray import NO_MAP
 from reader.domain.errors import ReaderError
-from reader.domain.knowledge import ConceptDetail, ConceptEntry, Recap
 from reader.locations import user_themes_dir
 from reader.services import Services
 from reader.tui.commands import reader_commands
@@ -28,8 +27,6 @@ from reader.tui.screens.goto_screen import GoToScreen
 from reader.tui.screens.help_screen import HelpScreen
 from reader.tui.screens.input_dialog import InputDialog
 from reader.tui.screens.main_screen import MainScreen
-from reader.tui.screens.search_screen import SearchScreen
-from reader.tui.screens.xray_screen import XRayScreen
 from reader.tui.themes import (
     DEFAULT_THEME,
     STOCK_THEMES,
@@ -43,6 +40,9 @@ from reader.tui.widgets.chat_pane import ChatPane
 from reader.tui.widgets.key_hints import KeyHints
 from reader.tui.widgets.library_pane import LibraryPane
 from reader.tui.widgets.page_viewer import PageViewer
+
+if TYPE_CHECKING:
+    from reader.domain.knowledge import ConceptDetail, ConceptEntry, Recap
 
 NARROW_WIDTH = 100
 """Below this many columns the app shows one pane at a time."""
@@ -327,6 +327,8 @@ class ReaderApp(App[None]):
         def search(query: str) -> object:
             return self.services.search.search(book_id, query, current_page=horizon)
 
+        from reader.tui.screens.search_screen import SearchScreen  # loads when first needed
+
         self.push_screen(SearchScreen(search, session.label(horizon)), self._jump_if_chosen)
 
     def action_xray(self) -> None:
@@ -340,6 +342,9 @@ class ReaderApp(App[None]):
         xray = services.xray
         # indexed queries (a few ms even on a 1,000-page book): the first paint shows the list and
         # the first person's entry; other entries load in a worker as the highlight moves
+        from reader.app.xray import NO_MAP  # loads when first needed
+        from reader.tui.screens.xray_screen import XRayScreen
+
         note = "" if xray.has_map(book_id) else NO_MAP.format(title=session.book.title)
         entries = xray.entries(book_id, horizon) if not note else []
         first = xray.detail(book_id, entries[0], horizon, session.pages, entries) if entries else None
