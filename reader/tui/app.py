@@ -316,11 +316,16 @@ class ReaderApp(App[None]):
         """Return to the page before the last jump."""
         self.viewer.action_back()
 
+    def _open_session(self) -> ReadingSession | None:
+        """The open book's session, or None after telling the reader to open a book first."""
+        if self.session is None:
+            self.notify("Open a book first.", severity="warning")
+        return self.session
+
     def action_search(self) -> None:
         """Search the pages read so far and open a passage's page."""
-        session = self.session
+        session = self._open_session()
         if session is None:
-            self.notify("Open a book first.", severity="warning")
             return
         book_id, horizon = session.book.id, session.horizon
 
@@ -333,9 +338,8 @@ class ReaderApp(App[None]):
 
     def action_xray(self) -> None:
         """People, places and terms met so far; pick one to see its mentions and open a page."""
-        session = self.session
+        session = self._open_session()
         if session is None:
-            self.notify("Open a book first.", severity="warning")
             return
         book_id, horizon = session.book.id, session.horizon
         services = self.services
@@ -359,9 +363,8 @@ class ReaderApp(App[None]):
 
     def action_recap(self) -> None:
         """The story so far: a recap of the book up to the reading position."""
-        session = self.session
+        session = self._open_session()
         if session is None:
-            self.notify("Open a book first.", severity="warning")
             return
         book_id, horizon = session.book.id, session.horizon
         services = self.services
