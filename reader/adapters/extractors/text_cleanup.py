@@ -7,17 +7,18 @@ from collections.abc import Iterable
 
 from reader.adapters.extractors.xhtml import BREAK, TEXT, Token, parse_xhtml, tokens
 
-_INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CLEANUP = str.maketrans(
+    {
+        **dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"), None),  # invisible: dropped
+        **dict.fromkeys([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F], " "),  # control: space
+    }
+)
 _BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
-_SPACE = re.compile(r"\s+")
 
 
 def clean_paragraph(text: str) -> str:
     """One paragraph: invisible characters removed, whitespace collapsed to single spaces, stripped."""
-    text = _INVISIBLE.sub("", text)
-    text = _CONTROL.sub(" ", text)
-    return _SPACE.sub(" ", text).strip()
+    return " ".join(text.translate(_CLEANUP).split())  # C loops: several times faster than regexes
 
 
 def split_paragraphs(text: str) -> list[str]:
