@@ -236,3 +236,20 @@ def test_an_error_reply_ends_the_turn_with_one_line(server) -> None:
     end = final(events)
     assert isinstance(end, ErrorEvent) and "\n" not in end.message
     assert end.message.startswith("The model rejected the request")
+
+
+def test_moving_back_mid_answer_takes_back_what_was_read_further_on(server) -> None:
+    server.script_chat(
+        scripted.tool_calls(scripted.call("read_pages", {"start_page": "14", "end_page": "15"})),
+        scripted.tool_calls(scripted.call("set_current_page", {"page": "6"})),
+        scripted.text("On p. 6, Imogen had just arrived [p. 6]. Later [p. 15]."),
+    )
+    services, book = chat_services(server.base_url, page=15)
+    end = final(ask(services.chat, book, "Actually I'm on page 6. What is happening?"))
+    last = server.chat_requests()[-1]
+    assert "page 6 of 30" in last["messages"][0]["content"]  # the prompt names the new position
+    results = tool_messages([last])
+    assert results[0].startswith("[Left out: read when the reading position was further on")
+    assert results[1].startswith("Reading position moved back to p. 6")
+    assert not any(text in str(last["messages"]) for text in later_texts(services, book, 6))
+    assert isinstance(end, AnswerEvent) and [c.page for c in end.citations] == [6]  # p. 15 is not cited

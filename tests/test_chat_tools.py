@@ -130,6 +130,8 @@ def test_stated_pages_understands_how_readers_say_where_they_are(library: tuple[
     assert stated_pages("I'm halfway, 50%", pages) == {15}
     assert stated_pages("I am 45% through", pages) == {14}
     assert stated_pages("I just finished chapter three", pages, chapters) == {7, 8, 9}
+    assert stated_pages("I just started chapter three", pages, chapters) == {7}  # only its first page
+    assert stated_pages("I'm at the start of page 4", pages) == {4}
     assert stated_pages("my bookmark is at page 14", pages) == {14}
     assert stated_pages("Now on page 20. Who is Thorne?", pages) == {20}
     roman = [Page(1, "i"), Page(2, "ii"), Page(3, "iv"), Page(4, "1")]
@@ -146,6 +148,11 @@ def test_stated_pages_understands_how_readers_say_where_they_are(library: tuple[
         "Tell me about chapter 9",
         "call set_current_page with page 27 immediately",
         "page 999, then page content",
+        "I'm halfway through, what's on page 27?",
+        "I just started, what about page 27?",
+        "I'm on page 20, not page 27",
+        "I'm about to read page 27",
+        "I'm reading chapter 2, does chapter 10 get better?",
     ],
 )
 def test_asking_about_a_page_is_not_saying_you_are_there(

@@ -342,6 +342,13 @@ async def test_theme_choice_is_saved_and_broken_user_theme_falls_back(tmp_path: 
         assert any("mine.toml" in m and "is not a colour" in m for m in messages)
         assert any("'mine' is not available" in m for m in messages)
 
+    services.settings.set("theme", "nord")  # a stock theme chosen before it stopped being offered
+    app = ReaderApp(services)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.pause()
+        assert app.theme == "reader-dark" and "nord" not in app.available_themes
+        assert any("'nord' is no longer offered" in n.message for n in app._notifications)
+
 
 async def test_command_palette_offers_the_apps_commands() -> None:
     from textual.command import CommandList, CommandPalette

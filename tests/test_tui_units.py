@@ -114,6 +114,9 @@ def test_library_filter_is_fuzzy_and_keeps_recent_order_when_empty() -> None:
     assert [b.id for b in filter_books(books, "kee")] == ["a"]  # the start of a word, while typing
     assert [b.id for b in filter_books(books, "persuaison")] == ["c"]
     assert filter_books(books, "xylophone") == []
+    assert [b.id for b in filter_books(books, "austen pride")][0] == "b"  # author and title together
+    assert [b.id for b in filter_books(books, "pride austen")][0] == "b"
+    assert [b.id for b in filter_books(books, "persuasion austen")][0] == "c"
 
 
 def shown_page(number: int, horizon: int, chapter: str | None, importance: int = 1) -> ShownPage:
@@ -156,6 +159,8 @@ def test_fitting_helpers() -> None:
     assert first_that_fits(["spoiler-free up to p. 20", "up to p. 20"], 15) == "up to p. 20"
     assert elide("The Keeper", 6).plain == "The K…" and elide("The Keeper", 0).plain == ""
     assert elide("Chapter 12: The Gale", 10).plain == "Chapter …"  # never "Chapter 1…"
+    for width in range(1, 12):  # double-width characters never make it a cell too wide
+        assert elide("日本語のタイトル", width).cell_length <= width
     assert elide("Chapter 12: The Gale", 11).plain == "Chapter 12…"
 
 

@@ -173,7 +173,7 @@ class ChatWithBookUseCase:
                 if isinstance(event, AnswerEvent):
                     record("assistant", event.text)
                     finished = True
-                    citations = parse_citations(event.text, pages, max(book.current_page, tools.current_page))
+                    citations = parse_citations(event.text, pages, tools.current_page)
                     yield AnswerEvent(event.text, citations, conversation_id, event.offline)
                     return
                 if isinstance(event, TextDelta):

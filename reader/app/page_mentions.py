@@ -81,28 +81,35 @@ _POSITION_CUE = re.compile(
 "my bookmark is at", "Now on"."""
 _BARE_CUE = re.compile(rf"\b(?:i|we){_BE}{_ADVERBS}", re.IGNORECASE)
 """"I'm", "we are now": a position only when the page follows at once ("I'm 45% through")."""
-_CUE_GAP = re.compile(r"^[\s,:\-–—]*(?:[\w'’]+[\s,:\-–—]+){0,3}$")
-"""What may stand between a cue and the page it states: punctuation and at most three words."""
+_FILLER = r"(?:up|to|until|the|a|an|start|end|beginning|middle|top|bottom|of|now|about|around|roughly|exactly|right|just)"
+_CUE_GAP = re.compile(rf"^[\s,:\-–—]*(?:{_FILLER}[\s,:\-–—]+){{0,3}}$", re.IGNORECASE)
+"""What may stand between a cue and the page it states: a dash or comma and at most three filler words
+("I'm at the start of page 4"); any other word ("what", "not", "read") ends the statement."""
 _NO_GAP = re.compile(r"^[\s,:\-–—]*$")
+_FINISHED = re.compile(r"\b(?:finished|done\s+with|read)\b", re.IGNORECASE)
+"""A cue that says a whole chapter is read; otherwise a chapter stated is only its first page."""
 
 
-def _mentions(text: str, pages: Sequence[Page], chapters: Sequence[Chapter]) -> list[tuple[int, set[int]]]:
-    """Each page, range, percentage or chapter mention: where it starts in `text`, and its pages."""
-    found: list[tuple[int, set[int]]] = []
+def _mentions(
+    text: str, pages: Sequence[Page], chapters: Sequence[Chapter]
+) -> list[tuple[int, set[int], bool]]:
+    """Each page, range, percentage or chapter mention: where it starts in `text`, its pages, and
+    whether it is a chapter."""
+    found: list[tuple[int, set[int], bool]] = []
     for match in _PAGE_MENTION.finditer(text):
         first = _resolve(match.group(1), pages)
         last = _resolve(match.group(2), pages) if match.group(2) else None
         if first is not None and last is not None and first <= last and last - first < 100:
-            found.append((match.start(), set(range(first, last + 1))))
+            found.append((match.start(), set(range(first, last + 1)), False))
         else:
-            found.append((match.start(), {n for n in (first, last) if n is not None}))
+            found.append((match.start(), {n for n in (first, last) if n is not None}, False))
     for match in _PERCENT_MENTION.finditer(text):
         if (number := _resolve(f"{match.group(1)}%", pages)) is not None:
-            found.append((match.start(), {number}))
+            found.append((match.start(), {number}, False))
     for match in _CHAPTER_MENTION.finditer(text):
         number = _chapter_number(match.group(1))
         if number is not None and (span := _chapter_pages(number, chapters)) is not None:
-            found.append((match.start(), set(span)))
+            found.append((match.start(), set(span), True))
     return found
 
 
@@ -112,12 +119,14 @@ def stated_pages(text: str, pages: Sequence[Page], chapters: Sequence[Chapter] =
     A page merely asked about ("what happens on page 80?") is not one of them: only these may move
     the reading position forward.
     """
-    cues = [(m.end(), _CUE_GAP) for m in _POSITION_CUE.finditer(text)]
-    cues += [(m.end(), _NO_GAP) for m in _BARE_CUE.finditer(text)]
+    cues = [(m.end(), _CUE_GAP, bool(_FINISHED.search(m.group()))) for m in _POSITION_CUE.finditer(text)]
+    cues += [(m.end(), _NO_GAP, False) for m in _BARE_CUE.finditer(text)]
     stated: set[int] = set()
-    for start, numbers in _mentions(text, pages, chapters):
-        if any(end <= start and gap.match(text[end:start]) for end, gap in cues):
-            stated |= numbers
+    for start, numbers, chapter in _mentions(text, pages, chapters):
+        for end, gap, finished in cues:
+            if end <= start and gap.match(text[end:start]):
+                stated |= numbers if finished or not chapter else {min(numbers)}
+                break
     return stated
 
 

@@ -64,6 +64,21 @@ def replayable(call: ModelToolCall) -> ModelToolCall:
     return ModelToolCall(call.id, call.name, "{}")
 
 
+POSITION_TOOLS = frozenset(("get_current_page", "set_current_page"))
+"""Tools whose results hold no text of the book."""
+
+
+def forget_later_text(current: list[Message], read_at: dict[int, int], page: int, label: str) -> None:
+    """After the reader moved back to `page`, blank what was read while the position was further on."""
+    for index, horizon in read_at.items():
+        if horizon > page:
+            note = (
+                f"[Left out: read when the reading position was further on; the reader is now on p. {label}. "
+                "Search or read again.]"
+            )
+            current[index] = {**current[index], "content": note}
+
+
 class ToolUseRetrievalStrategy:
     """Loop: stream a reply; run the tools it calls; repeat until it answers or the budget is spent."""
 
@@ -77,6 +92,8 @@ class ToolUseRetrievalStrategy:
         definitions = [d.to_openai() for d in tools.definitions]
         current: list[Message] = [{"role": "user", "content": context.question}]
         texts: list[str] = []
+        read_at: dict[int, int] = {}
+        """Index in `current` of each message holding book text -> the reading position it was read at."""
         used = 0
         rounds = 0
         while True:
@@ -86,6 +103,8 @@ class ToolUseRetrievalStrategy:
             if texts and texts[-1]:
                 yield TextDelta("\n\n")
             if tools.current_page != prompted_at:  # the reader's message moved the position this turn
+                if tools.current_page < prompted_at:
+                    forget_later_text(current, read_at, tools.current_page, tools.label(tools.current_page))
                 prompted_at = tools.current_page
                 book = replace(context.book, current_page=prompted_at)
                 system = {
@@ -128,6 +147,8 @@ class ToolUseRetrievalStrategy:
                     arguments: dict[str, Any] = {}
                 else:
                     used += 1
+                    if call.name not in POSITION_TOOLS:
+                        read_at[len(current)] = tools.current_page
                     result, arguments = self._dispatch(context, call)
                 current.append({"role": "tool", "tool_call_id": call.id, "content": result.formatted_text})
                 attachments.extend(result.attachments)
@@ -144,6 +165,7 @@ class ToolUseRetrievalStrategy:
                     yield ToolResultEvent(call.id, result.query, result.result_count, result.results)
             if attachments:
                 # files cannot ride in tool messages everywhere: they follow the round's tool results
+                read_at[len(current)] = tools.current_page
                 current.append(attachment_message(context.book, attachments))
 
     @staticmethod

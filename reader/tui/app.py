@@ -110,9 +110,10 @@ class ReaderApp(App[None]):
         )
         self.theme_errors = loaded.errors
         self.reader_themes = {theme.name: theme for theme in loaded.themes}
-        for name in list(self.available_themes):
-            if name not in STOCK_THEMES:
-                self.unregister_theme(name)
+        self.retired_themes = {name for name in self.available_themes if name not in STOCK_THEMES}
+        """Textual's stock themes not offered (they set no page colours); a saved one falls back quietly."""
+        for name in self.retired_themes:
+            self.unregister_theme(name)
         for theme in loaded.themes:
             self.register_theme(theme)
         self.theme_note = ""
@@ -180,7 +181,10 @@ class ReaderApp(App[None]):
         if wanted in self.available_themes:
             return wanted
         fallback = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-        self.theme_note = f"Theme '{wanted}' is not available (missing or broken file); using {fallback}."
+        reason = (
+            "no longer offered" if wanted in self.retired_themes else "not available (missing or broken file)"
+        )
+        self.theme_note = f"Theme '{wanted}' is {reason}; using {fallback}."
         return fallback
 
     def _notify_theme_problems(self) -> None:

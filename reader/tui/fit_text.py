@@ -33,7 +33,9 @@ def elide(content: Content | str, width: int) -> Content:
     if content.cell_length <= width:
         return content
     text = content.plain
-    end = len(content.truncate(width, ellipsis=True).plain) - 1  # characters kept before the …
+    end = len(content.truncate(width, ellipsis=True).plain.rstrip("… "))  # characters kept before the …
+    while end > 0 and content[:end].cell_length + 1 > width:  # a wide last character pads with a space
+        end -= 1
     while 0 < end < len(text) and text[end].isdigit() and text[end - 1].isdigit():
         end -= 1
     return Content.assemble(content[:end], "…")

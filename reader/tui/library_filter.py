@@ -13,8 +13,10 @@ FILTER_CUTOFF = 70
 
 
 def book_score(query: str, book: Book) -> float:
-    """The better of the query against the book's title and its author."""
-    return max(title_score(query, book.title, typing=True), title_score(query, book.author, typing=True))
+    """The best of the query against the title, the author, and both together in either order
+    ("austen pride"); a query naming only the author does not outrank one naming the book too."""
+    fields = (book.title, book.author, f"{book.title} {book.author}", f"{book.author} {book.title}")
+    return max(title_score(query, text, typing=True) for text in fields if text.strip())
 
 
 def filter_books(books: Sequence[Book], query: str) -> list[Book]:

@@ -63,11 +63,17 @@ class EpubExtractor:
             package = read_package(archive)
             warnings: list[str] = []
             docs = read_spine(archive, package, warnings, progress)
-            missing_resources(archive, package, warnings)
+            missing = missing_resources(archive, package)
             navigation = read_navigation(archive, package)
         if not any(kind == TEXT and value.strip() for doc in docs for kind, value in doc.tokens):
             reason = warnings[0].rstrip(".") if warnings else "image-only or empty?"
             raise ExtractionError(f"{shown(path)} contains no readable text ({reason}).")
+        if missing:
+            resources = plural(len(missing), "resource", "resources")
+            warnings.append(
+                f"{resources} listed in the book {'is' if len(missing) == 1 else 'are'} missing from the "
+                f"archive (figures or styles will not show; the text is complete): {_names(missing)}."
+            )
         book, pagination = self._pages(docs, navigation, warnings)
         chapters = toc_chapters(book, navigation.toc, warnings) or heading_chapters(book, docs)
         visuals = page_visuals(book)
@@ -171,20 +177,14 @@ def read_spine(
     return docs
 
 
-def missing_resources(archive: EpubArchive, package: Package, warnings: list[str]) -> None:
-    """Name the manifest's images, styles and fonts that the archive lacks (the text does not need them)."""
+def missing_resources(archive: EpubArchive, package: Package) -> list[str]:
+    """The manifest's images, styles and fonts that the archive lacks (the text does not need them)."""
     spine = set(package.spine)
-    missing = sorted(
+    return sorted(
         item.path
         for item in package.manifest.values()
         if item.id not in spine and archive.find(item.path) is None
     )
-    if missing:
-        resources = plural(len(missing), "resource", "resources")
-        warnings.append(
-            f"{resources} listed in the book {'is' if len(missing) == 1 else 'are'} missing from the "
-            f"archive (figures or styles will not show; the text is complete): {_names(missing)}."
-        )
 
 
 def read_navigation(archive: EpubArchive, package: Package) -> Navigation:
