@@ -4,7 +4,8 @@ Names are runs of capitalised words that are capitalised mid-sentence too (a cap
 of a sentence proves nothing), frequent enough to matter. Aliases ("Mr. Thorne", "Thorne",
 "Gideon Thorne") are merged into one concept; the kind comes from simple cues (titles and speech
 verbs for people; place words, "the X" and prepositions like at/in/to for places). Key terms are
-the book's most distinctive lower-case words by TF-IDF over its pages, general English excluded.
+the book's most distinctive lower-case words by TF-IDF over its pages, general English excluded
+(`key_terms`).
 
 It runs inside every import, so it works on the whole book at once: one regex pass finds every run
 of capitalised words in the book's text, each distinct run is split and judged once, and the
@@ -16,8 +17,6 @@ page with `find_names`.
 from __future__ import annotations
 
 import gc
-import math
-import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -27,8 +26,8 @@ from functools import lru_cache
 from itertools import accumulate, chain, compress, repeat, starmap
 from operator import itemgetter
 
-from reader.app.background_words import BACKGROUND
 from reader.app.concept_aliases import Cluster, group_names
+from reader.app.key_terms import BookWords, key_terms, term_count
 from reader.app.name_finder import (
     NOT_NAMES,
     PERSON_TITLES,
@@ -93,11 +92,6 @@ def min_mentions(page_count: int) -> int:
     return 2 if page_count < 150 else 3 if page_count < 500 else 4
 
 
-def term_count(page_count: int) -> int:
-    """How many key terms a book gets."""
-    return min(40, 6 + page_count // 5)
-
-
 @lru_cache(maxsize=65536)
 def core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
     """The name words of a run: no titles, no initials ("Rev. J. Ashby" -> ("Ashby",))."""
@@ -108,63 +102,9 @@ def core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
     )
 
 
-_TOKEN = re.compile(r"[\w'’\-]+")
-_LOWER_PREFIX = re.compile(r"[a-z][a-z'’\-]*[a-z]")
-_ASCII_SPACES = str.maketrans({c: " " for c in map(chr, range(128)) if not (c.isalnum() or c in "_'-\x01")})
-"""Every ASCII character that is not part of a word to a space; \\x01 (a stand-in for ’) is kept."""
-_TYPOGRAPHIC_SPACES = "“”‘—–…"
-"""Punctuation common in typeset books that is not part of a word."""
 _PAGE_BREAK = "\n\n\n"
 """Between pages in the book's text: no name runs across it, no sentence context either."""
 _UNSEEN = object()
-
-
-def page_words(text: str) -> list[str]:
-    """The words of a page in order: its runs of letters, digits, apostrophes and hyphens.
-
-    A ’ inside a word may come back as \\x01 (see `_restore`)."""
-    if "\x01" in text:
-        return _TOKEN.findall(text)
-    if not text.isascii():
-        # curly quotes and dashes are most of what makes a page non-ASCII: with ’ as \x01 and the
-        # others as spaces the page usually is ASCII, and splits as fast
-        simpler = text.replace("’", "\x01")
-        for mark in _TYPOGRAPHIC_SPACES:
-            simpler = simpler.replace(mark, " ")
-        try:
-            text = simpler.encode("ascii").decode("ascii")
-        except UnicodeEncodeError:
-            return _TOKEN.findall(text)
-    return text.translate(_ASCII_SPACES).split()  # C loops: several times faster than a regex
-
-
-def _restore(word: str) -> str:
-    return word.replace("\x01", "’")
-
-
-@dataclass
-class _Words:
-    """The words of every page, and how often each lower-case word occurs in the book.
-
-    A lower-case word is the lower-case start of a word ("rock's", "well-known"); a word starting
-    with a capital has none.
-    """
-
-    pages: list[list[str]]
-    lower: Counter[str]
-    lower_of: dict[str, str]
-    """Each word that has a lower-case word, to that word."""
-
-    @classmethod
-    def of(cls, pages: Sequence[str]) -> _Words:
-        words = [page_words(text) for text in pages]
-        lower: Counter[str] = Counter()
-        lower_of: dict[str, str] = {}
-        for word, count in Counter(chain.from_iterable(words)).items():
-            if "a" <= word[0] <= "z" and (match := _LOWER_PREFIX.match(_restore(word))):
-                lower_of[word] = form = match.group()
-                lower[form] += count
-        return cls(words, lower, lower_of)
 
 
 class _Name:
@@ -229,7 +169,7 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[ExtractedConcept]:
-    words = _Words.of(pages)
+    words = BookWords.of(pages)
     texts: list[str] = []
     for number, text in enumerate(pages, start=1):
         for title in headings.get(number, ()):
@@ -239,7 +179,7 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
     clusters = group_names({key: name.mentions for key, name in book.names.items()}, _cores(book.names))
     concepts = _name_concepts(book, clusters, min_mentions(len(pages)))
     taken = {word.lower() for concept in concepts for alias in concept.aliases for word in alias.text.split()}
-    concepts.extend(_key_terms(words, taken, term_count(len(pages))))
+    concepts.extend(key_terms(words, taken, term_count(len(pages))))
     return concepts
 
 
@@ -549,65 +489,3 @@ def _concept(aliases: Mapping[str, _Alias], per_page: Counter[int], kind: str) -
         aliases=ordered,
         mentions=tuple(sorted(per_page.items())),
     )
-
-
-def _key_terms(words: _Words, taken: set[str], limit: int) -> list[ExtractedConcept]:
-    """The book's most distinctive lower-case words (TF-IDF over pages), plurals folded in."""
-    lower = words.lower
-    pages = len(words.pages)
-    groups: dict[str, list[str]] = {}
-    for word in lower:
-        if (
-            len(word) < 3
-            or word in BACKGROUND
-            or word in NOT_NAMES
-            or word in taken
-            or "'" in word
-            or "’" in word
-        ):
-            continue
-        stem = word
-        for suffix in ("es", "s"):
-            if word.endswith(suffix) and word[: -len(suffix)] in lower:
-                stem = word[: -len(suffix)]
-                break
-        if stem in BACKGROUND:
-            continue
-        groups.setdefault(stem, []).append(word)
-    minimum = 3 if pages < 100 else 5
-    totals = {stem: sum(lower[form] for form in forms) for stem, forms in groups.items()}
-    stem_of = {form: stem for stem, forms in groups.items() if totals[stem] >= minimum for form in forms}
-    stem_of_word = {word: stem_of[form] for word, form in words.lower_of.items() if form in stem_of}
-    # per page, how often each stem occurs: C loops over the page's words
-    on_page = [Counter(filter(None, map(stem_of_word.get, page))) for page in words.pages]
-    document_frequency: Counter[str] = Counter(chain.from_iterable(on_page))
-    scored: list[tuple[float, str]] = []
-    for stem in groups:
-        total = totals[stem]
-        spread = document_frequency[stem]
-        if total < minimum or spread < 2:
-            continue
-        scored.append((total * math.log(1 + pages / spread), stem))
-    scored.sort(reverse=True)
-    chosen = scored[:limit]
-    forms_chosen = {form for _, stem in chosen for form in groups[stem]}
-    words_of: dict[str, set[str]] = {}
-    for word, form in words.lower_of.items():
-        if form in forms_chosen:
-            words_of.setdefault(form, set()).add(word)
-    concepts = []
-    for _, stem in chosen:
-        forms = sorted(groups[stem], key=lambda form: -lower[form])
-        per_page = [
-            (number, counts[stem]) for number, counts in enumerate(on_page, start=1) if stem in counts
-        ]
-        first_seen: dict[str, int] = {}
-        for number, _ in per_page:
-            for form in forms:
-                if form not in first_seen and not words_of[form].isdisjoint(words.pages[number - 1]):
-                    first_seen[form] = number
-            if len(first_seen) == len(forms):
-                break
-        aliases = tuple(ConceptAlias(form, first_seen[form], rank) for rank, form in enumerate(forms))
-        concepts.append(ExtractedConcept(forms[0], "term", aliases, tuple(per_page)))
-    return concepts
