@@ -125,7 +125,7 @@ def stated_pages(text: str, pages: Sequence[Page], chapters: Sequence[Chapter] =
     for start, numbers, chapter in _mentions(text, pages, chapters):
         for end, gap, finished in cues:
             if end <= start and gap.match(text[end:start]):
-                stated |= numbers if finished or not chapter else {min(numbers)}
+                stated |= numbers if finished or not chapter or not numbers else {min(numbers)}
                 break
     return stated
 
