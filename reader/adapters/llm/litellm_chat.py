@@ -6,34 +6,21 @@ the chat pays for it, never the app's or the other commands' start-up.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
-from functools import cache
 from typing import Any
 
-from reader.adapters.llm.errors import endpoint_key, map_error
+from reader.adapters.llm.endpoint import LitellmEndpoint
+from reader.adapters.llm.errors import map_error
 from reader.domain.chat_model import ChatModelError, ModelReply, ModelToolCall
 
 DEFAULT_CONTEXT_WINDOW = 8192
 
 
-@cache
-def load_litellm() -> Any:
-    """Import litellm once, offline and quiet."""
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm
-
-    litellm.suppress_debug_info = True
-    litellm.set_verbose = False
-    litellm.telemetry = False
-    # litellm's OpenAI embedding path reads `max_retries or DEFAULT_MAX_RETRIES`, so max_retries=0 still
-    # let the OpenAI client retry twice behind our back; we retry (and report) ourselves.
-    setattr(litellm, "DEFAULT_MAX_RETRIES", 0)  # noqa: B010 - declared Final, but read at call time
-    return litellm
-
-
-class LitellmChatModel:
+class LitellmChatModel(LitellmEndpoint):
     """A litellm chat model (any provider litellm supports, or a local OpenAI-compatible server)."""
+
+    section = "chat"
+    error = ChatModelError
 
     def __init__(
         self,
@@ -45,24 +32,8 @@ class LitellmChatModel:
         timeout: float = 60.0,
         context_window: int = 0,
     ) -> None:
-        self.model = model
-        self.api_base = api_base
-        self.api_key_env = api_key_env
-        self.timeout = timeout
-        self._api_key = api_key
+        super().__init__(model, api_base=api_base, api_key=api_key, api_key_env=api_key_env, timeout=timeout)
         self._context_window = context_window
-
-    @property
-    def litellm(self) -> Any:
-        """litellm, imported on first use (2 s): a missing key is reported before paying for it."""
-        return load_litellm()
-
-    @property
-    def name(self) -> str:
-        return self.model
-
-    def __repr__(self) -> str:  # never shows the key
-        return f"LitellmChatModel({self.model!r}, api_base={self.api_base!r})"
 
     def supports_tools(self) -> bool:
         try:
@@ -88,9 +59,6 @@ class LitellmChatModel:
             except Exception:  # noqa: BLE001 - unmapped models (local servers) use the default
                 pass
         return self._context_window
-
-    def _key(self) -> str | None:
-        return endpoint_key(self._api_key, self.api_key_env, self.api_base, "chat", ChatModelError)
 
     def stream(
         self,

@@ -7,13 +7,16 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from reader.adapters.llm.errors import endpoint_key, map_embedding_error
-from reader.adapters.llm.litellm_chat import load_litellm
+from reader.adapters.llm.endpoint import LitellmEndpoint, load_litellm
+from reader.adapters.llm.errors import map_embedding_error
 from reader.domain.errors import EmbeddingError
 
 
-class LitellmEmbeddingProvider:
+class LitellmEmbeddingProvider(LitellmEndpoint):
     """Any litellm embedding model: hosted ("text-embedding-3-small"), Ollama, or `openai/NAME` on a server."""
+
+    section = "embeddings"
+    error = EmbeddingError
 
     def __init__(
         self,
@@ -28,27 +31,16 @@ class LitellmEmbeddingProvider:
         retry_backoff: float = 1.0,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        self.model = model
-        self.api_base = api_base
-        self.api_key_env = api_key_env
+        super().__init__(model, api_base=api_base, api_key=api_key, api_key_env=api_key_env, timeout=timeout)
         self.batch_size = max(1, batch_size)
-        self.timeout = timeout
         self.max_retries = max(0, max_retries)
         self.retry_backoff = retry_backoff
-        self._api_key = api_key
         self._dimension: int | None = None
         self._sleep = sleep
 
     @property
-    def name(self) -> str:
-        return self.model
-
-    @property
     def dimension(self) -> int | None:
         return self._dimension
-
-    def __repr__(self) -> str:  # never shows the key
-        return f"LitellmEmbeddingProvider({self.model!r}, api_base={self.api_base!r})"
 
     def embed(self, texts: builtins.list[str]) -> builtins.list[builtins.list[float]]:
         """One vector per text, in order, `batch_size` texts per request, each retried on 429/5xx."""
@@ -60,9 +52,6 @@ class LitellmEmbeddingProvider:
     def embed_query(self, text: str) -> builtins.list[float]:
         """One query's vector, without retries: a search must not wait on a failing endpoint."""
         return self._embed_batch([text], 0)[0]
-
-    def _key(self) -> str | None:
-        return endpoint_key(self._api_key, self.api_key_env, self.api_base, "embeddings", EmbeddingError)
 
     def _embed_batch(self, batch: Sequence[str], retries: int) -> builtins.list[builtins.list[float]]:
         # empty strings are refused by some providers; a single space embeds as "nothing"

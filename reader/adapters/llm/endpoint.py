@@ -1,0 +1,64 @@
+"""What the litellm chat model and embedding provider share: the endpoint, the key, lazy litellm."""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from typing import Any, ClassVar
+
+from reader.adapters.llm.errors import endpoint_key
+from reader.domain.errors import EndpointError
+
+
+@cache
+def load_litellm() -> Any:
+    """Import litellm once, offline and quiet."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    litellm.suppress_debug_info = True
+    litellm.set_verbose = False
+    litellm.telemetry = False
+    # litellm's OpenAI embedding path reads `max_retries or DEFAULT_MAX_RETRIES`, so max_retries=0 still
+    # let the OpenAI client retry twice behind our back; we retry (and report) ourselves.
+    setattr(litellm, "DEFAULT_MAX_RETRIES", 0)  # noqa: B010 - declared Final, but read at call time
+    return litellm
+
+
+class LitellmEndpoint:
+    """A litellm model at an endpoint, with its key from configuration or the environment."""
+
+    section: ClassVar[str] = ""
+    """The config section that names the model, for messages ("chat", "embeddings")."""
+    error: ClassVar[type[EndpointError]] = EndpointError
+    """What a missing key raises."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_base: str = "",
+        api_key: str | None = None,
+        api_key_env: str = "",
+        timeout: float,
+    ) -> None:
+        self.model = model
+        self.api_base = api_base
+        self.api_key_env = api_key_env
+        self.timeout = timeout
+        self._api_key = api_key
+
+    @property
+    def name(self) -> str:
+        return self.model
+
+    @property
+    def litellm(self) -> Any:
+        """litellm, imported on first use (2 s): a missing key is reported before paying for it."""
+        return load_litellm()
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"{type(self).__name__}({self.model!r}, api_base={self.api_base!r})"
+
+    def _key(self) -> str | None:
+        return endpoint_key(self._api_key, self.api_key_env, self.api_base, self.section, self.error)
