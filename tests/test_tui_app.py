@@ -37,8 +37,7 @@ def title(app: ReaderApp) -> str:
 
 
 async def test_opens_the_last_book_at_its_reading_position() -> None:
-    services, book = sample_services()
-    services.books.set_current_page(book.id, 5)
+    services, book = sample_services(5)
     async with ReaderApp(services).run_test(size=SIZE) as pilot:
         await pilot.pause()
         app = pilot.app
@@ -117,8 +116,7 @@ async def test_far_jump_asks_before_unlocking_spoilers() -> None:
 
 
 async def test_chapters_and_table_of_contents() -> None:
-    services, book = sample_services()
-    services.books.set_current_page(book.id, 30)
+    services, book = sample_services(30)
     async with ReaderApp(services).run_test(size=SIZE) as pilot:
         app = pilot.app
         await pilot.press("home")
@@ -269,8 +267,7 @@ async def test_resizing_lays_out_for_the_new_width_at_once() -> None:
 
 
 async def test_the_page_header_fits_its_width_and_never_cuts_a_number() -> None:
-    services, book = sample_services()
-    services.books.set_current_page(book.id, 20)
+    services, book = sample_services(20)
     async with ReaderApp(services).run_test(size=(100, 30)) as pilot:
         app = pilot.app
         await pilot.press("g", *"12", "enter")
@@ -308,8 +305,7 @@ async def test_switching_the_theme_recolours_the_page_at_once() -> None:
 async def test_keys_typed_right_after_g_reach_the_go_to_dialog() -> None:
     from textual.events import Key
 
-    services, book = sample_services()
-    services.books.set_current_page(book.id, 30)
+    services, book = sample_services(30)
     async with ReaderApp(services).run_test(size=SIZE) as pilot:
         app = pilot.app
         for key in ("g", "1", "2", "enter"):  # one burst: all arrive before the dialog has mounted
@@ -388,8 +384,7 @@ async def test_command_palette_offers_the_apps_commands() -> None:
 
 
 async def test_set_the_reading_position_back() -> None:
-    services, book = sample_services()
-    services.books.set_current_page(book.id, 20)
+    services, book = sample_services(20)
     async with ReaderApp(services).run_test(size=SIZE) as pilot:
         app = pilot.app
         await pilot.press("home")
@@ -413,8 +408,7 @@ def test_empty_library_shows_how_to_start() -> None:
 async def test_search_the_book_up_to_the_reading_position_and_open_a_passage() -> None:
     from reader.tui.screens.search_screen import SearchScreen
 
-    services, book = sample_services()
-    services.books.set_current_page(book.id, 4)
+    services, book = sample_services(4)
     async with ReaderApp(services).run_test(size=SIZE) as pilot:
         app = pilot.app
         await pilot.press("s")

@@ -252,8 +252,7 @@ async def test_errors_show_inline_as_one_line_and_keep_the_question(
 
 
 async def test_without_a_model_the_pane_says_how_to_configure_one_and_answers_from_pages_read() -> None:
-    services, book = sample_services()
-    services.books.set_current_page(book.id, 6)
+    services, book = sample_services(6)
     question = "who was the thief in the vestry"
     everywhere = services.search.search(book.id, question, current_page=book.page_count).results
     assert everywhere[0].start_page > 6  # the book answers this only after the reading position

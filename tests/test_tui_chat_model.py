@@ -30,8 +30,7 @@ async def test_ask_the_scripted_model_and_follow_its_citation(monkeypatch: pytes
     with scripted.ScriptedServer() as server:
         server.script_chat(scripted.text("Imogen Vale crossed to Gull Rock with Silas Crane [p. 2]."))
         configure_model(server.base_url, monkeypatch)
-        services, book = sample_services()
-        services.books.set_current_page(book.id, 3)
+        services, book = sample_services(3)
         async with ReaderApp(services).run_test(size=(120, 36)) as pilot:
             app = pilot.app
             pane = app.query_one(ChatPane)

@@ -18,8 +18,7 @@ def option_texts(options: OptionList) -> list[str]:
 
 
 async def test_x_opens_the_xray_of_what_was_read_and_a_mention_opens_its_page() -> None:
-    services, book = sample_services()
-    services.books.set_current_page(book.id, 10)
+    services, book = sample_services(10)
     async with ReaderApp(services).run_test(size=SIZE) as pilot:
         app = pilot.app
         await pilot.press("x")
@@ -51,8 +50,7 @@ async def test_x_opens_the_xray_of_what_was_read_and_a_mention_opens_its_page() 
 
 
 async def test_r_shows_the_story_so_far_up_to_the_reading_position() -> None:
-    services, book = sample_services()
-    services.books.set_current_page(book.id, 8)
+    services, book = sample_services(8)
     async with ReaderApp(services).run_test(size=SIZE) as pilot:
         app = pilot.app
         await pilot.press("r")
@@ -73,8 +71,7 @@ async def test_r_shows_the_story_so_far_up_to_the_reading_position() -> None:
 
 
 async def test_the_story_so_far_citations_open_their_page_from_the_keyboard() -> None:
-    services, book = sample_services()
-    services.books.set_current_page(book.id, 8)
+    services, book = sample_services(8)
     async with ReaderApp(services).run_test(size=SIZE) as pilot:
         app = pilot.app
         await pilot.press("r")
@@ -137,8 +134,7 @@ async def test_closed_dialogs_do_not_keep_their_rendered_lines() -> None:
 
     from textual.strip import Strip
 
-    services, book = sample_services()
-    services.books.set_current_page(book.id, 30)
+    services, book = sample_services(30)
 
     def strips() -> int:
         gc.collect()

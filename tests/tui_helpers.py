@@ -13,10 +13,13 @@ from reader.domain.models import Book
 from reader.services import Services
 
 
-def sample_services() -> tuple[Services, Book]:
-    """A library (at READER_DB, isolated per test) holding the sample novella."""
+def sample_services(page: int = 1) -> tuple[Services, Book]:
+    """A library (at READER_DB, isolated per test) holding the sample novella, read up to `page`."""
     services = Services.open()
-    return services, import_sample(services)
+    book = import_sample(services)
+    if page != 1:
+        services.books.set_current_page(book.id, page)
+    return services, book
 
 
 def write_book(folder: Path, name: str = "harbour.md", title: str = "The Harbour", chapters: int = 3) -> Path:
