@@ -15,7 +15,9 @@ FILTER_CUTOFF = 70
 def book_score(query: str, book: Book) -> float:
     """The best of the query against the title, the author, and both together in either order
     ("austen pride"); a query naming only the author does not outrank one naming the book too."""
-    fields = (book.title, book.author, f"{book.title} {book.author}", f"{book.author} {book.title}")
+    fields = [book.title, book.author]
+    if len(query.split()) > 1:  # one word cannot name both
+        fields += [f"{book.title} {book.author}", f"{book.author} {book.title}"]
     return max(title_score(query, text, typing=True) for text in fields if text.strip())
 
 
