@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from reader.app.chunking import make_chunks
 from reader.app.concept_map import build_concept_map
+from reader.app.story_pages import find_story_pages
 from reader.domain.errors import ExtractionError, ReaderError
 from reader.domain.models import Book, Chapter, ExtractedBook, ExtractedChapter, Page
 from reader.domain.ports import BookExtractor, BookRepository, ProgressCallback
@@ -177,13 +178,16 @@ class ImportBooksUseCase:
             pagination=extracted.pagination,
             imported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             warnings=tuple(extracted.warnings),
+            encoding=extracted.encoding,
         )
         chapters = chapter_ranges(extracted.chapters, len(pages))
+        story = find_story_pages(page_texts, chapters, book.title)
+        book = replace(book, story_start=story.first, story_end=story.last)
         chunks = make_chunks(book_id, page_texts)
         headings: dict[int, list[str]] = {}
         for chapter in chapters:
             headings.setdefault(chapter.start_page, []).append(chapter.title)
-        concepts = build_concept_map(page_texts, headings)
+        concepts = build_concept_map(story.texts, headings)
         self.books.replace(book, path.stat().st_size, self.index_version, pages, chapters, chunks, concepts)
         stored = self.books.get(book_id)
         assert stored is not None

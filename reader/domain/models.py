@@ -57,6 +57,8 @@ class ExtractedBook:
     warnings: list[str] = field(default_factory=list)
     pagination: str = "physical"
     """How pages were made: "physical" (PDF), "print" (EPUB page-list) or "synthetic"."""
+    encoding: str = ""
+    """The text encoding a text book was decoded from ("" for formats that declare their own)."""
 
 
 @dataclass(frozen=True)
@@ -75,10 +77,35 @@ class Book:
     imported_at: str
     last_read_at: str | None = None
     warnings: tuple[str, ...] = ()
+    story_start: int = 1
+    """The story's first page: the pages before it are front matter (a publisher's header, contents)."""
+    story_end: int | None = None
+    """The story's last page (None: the last page); the pages after it are back matter (a licence)."""
+    encoding: str = ""
+    """The text encoding a text book was decoded from ("" for formats that declare their own)."""
 
     @property
     def short_id(self) -> str:
         return self.id[:8]
+
+    @property
+    def story_last(self) -> int:
+        return min(self.story_end or self.page_count, self.page_count)
+
+    def matter_at(self, page: int) -> str | None:
+        """"front" or "back" when `page` is front or back matter, None on a page of the story."""
+        if page < self.story_start:
+            return "front"
+        if page > self.story_last:
+            return "back"
+        return None
+
+    def story_progress(self, page: int) -> float:
+        """How much of the story (0-1) is read at `page`: front matter is 0, back matter 1."""
+        pages = self.story_last - self.story_start + 1
+        if pages <= 0:
+            return 1.0
+        return max(0.0, min(1.0, (page - self.story_start + 1) / pages))
 
 
 FIGURE_IMPORTANCE = 3

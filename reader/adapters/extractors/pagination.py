@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from reader.domain.book_matter import page_break_after, page_break_before
+
 TARGET_PAGE_CHARS = 2000
 
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’»)\]]*(?= )|[。！？][\"'”’」』）)]*")
@@ -83,6 +85,9 @@ def paginate_with_index(
     parts: list[str] = []
     size = 0
     for paragraph in paragraphs:
+        if parts and page_break_before(paragraph):
+            pages.append("".join(parts))
+            parts, size = [], 0
         if len(paragraph) > target + target // 2:
             units = [
                 ("\n\n" if i == 0 else joiner, text)
@@ -103,6 +108,9 @@ def paginate_with_index(
             size += len(text)
             if i == 0:
                 starts.append(len(pages))
+        if parts and page_break_after(paragraph):
+            pages.append("".join(parts))
+            parts, size = [], 0
     if parts:
         pages.append("".join(parts))
     return pages, starts

@@ -15,7 +15,7 @@ from reader.domain.models import Book, Chapter, Chunk, Page, PageVisuals
 
 _BOOK_COLUMNS = (
     "id, title, author, language, format, source_path, page_count, current_page, pagination, "
-    "imported_at, last_read_at, warnings, index_version"
+    "imported_at, last_read_at, warnings, index_version, story_start, story_end, encoding"
 )
 
 
@@ -37,6 +37,9 @@ def _book(row: Sequence[Any]) -> Book:
         imported_at=row[9],
         last_read_at=row[10],
         warnings=tuple(json.loads(row[11] or "[]")),
+        story_start=row[13],
+        story_end=row[14],
+        encoding=row[15],
     )
 
 
@@ -167,8 +170,8 @@ class SqliteBookRepository:
             self._delete(book.id)
             conn.execute(
                 "INSERT INTO books (id, title, author, language, format, source_path, file_size, page_count, "
-                "current_page, pagination, index_version, warnings, imported_at, last_read_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "current_page, pagination, index_version, warnings, imported_at, last_read_at, story_start, "
+                "story_end, encoding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     book.id,
                     book.title,
@@ -184,6 +187,9 @@ class SqliteBookRepository:
                     json.dumps(list(book.warnings)),
                     book.imported_at,
                     last_read_at,
+                    book.story_start,
+                    book.story_end,
+                    book.encoding,
                 ),
             )
             conn.executemany(

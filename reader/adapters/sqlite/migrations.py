@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 """Version of the extraction and chunking pipeline; books indexed by an older one can be reindexed.
 
 2: concept maps and per-page visual measurements are made at import.
+3: front and back matter (a publisher's header and licence) found and kept out of the concept map;
+   names merged by what titles and honorifics mean.
 """
 
 _V1_CORE = """
@@ -217,6 +219,15 @@ CREATE INDEX enrichment_failures_by_page ON enrichment_failures(book_id, page);
 visual_importance 1-5) and model-made page enrichments (validated JSON; `search_text` is the summary and
 figure descriptions, full-text indexed so search finds them) with the failures of that step."""
 
+_V6_STORY_PAGES_AND_ENCODING = """
+ALTER TABLE books ADD COLUMN story_start INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE books ADD COLUMN story_end INTEGER;
+ALTER TABLE books ADD COLUMN encoding TEXT NOT NULL DEFAULT '';
+"""
+"""The story's page range (the pages outside it are front or back matter; NULL story_end: the last
+page) and the encoding a text book was decoded from. Books imported before keep the whole book as
+story until `reader reindex` (their index_version is older)."""
+
 
 def _script(sql: str) -> Callable[[Any], None]:
     def step(conn: Any) -> None:
@@ -248,6 +259,7 @@ MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V3_MESSAGE_HORIZON),
     _script(_V4_CONCEPTS_AND_SUMMARIES),
     _script(_V5_PAGE_VISUALS_AND_ENRICHMENT),
+    _script(_V6_STORY_PAGES_AND_ENCODING),
 ]
 """MIGRATIONS[i] brings a database from user_version i to i + 1."""
 
