@@ -64,6 +64,7 @@ moment morning evening afternoon tonight yesterday sunday monday tuesday wednesd
 saturday uncle aunt nephew niece cousin grandfather grandmother page pages iron stone stones
 inch inches foot mile miles pound pounds shilling shillings penny yard yards minute hour week weeks
 january february march april june july august september october november december
+till to-night to-day to-morrow grown
 """.split()
 
 BACKGROUND: frozenset[str] = frozenset(_WORDS)

@@ -1,28 +1,89 @@
-"""Merging the names of one concept ("Mr. Thorne", "Thorne", "Gideon Thorne") with rapidfuzz."""
+"""Merging the names of one concept ("Mr. Thorne", "Thorne", "Gideon Thorne") by what names mean.
+
+Two name words are the same word when they differ only in accents, case or a possessive ("Rostóv",
+"Rostov's"); never when the letters differ ("Russia"/"Prussia", "Rostóv"/"Rostóva"). Titles carry
+gender and rank: "Mr. Bennet" and "Mrs. Bennet" are two people. A bare surname or first name joins
+a full name only when exactly one candidate fits; an ambiguous one stays a concept of its own, or
+joins the family the book names in the plural ("the Bennets").
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, TypeVar
 
-from rapidfuzz import fuzz, process
-
-SIMILAR = 88
-"""rapidfuzz ratio from which two name words are the same word ("Kitto", "Kittos")."""
-
-DOMINANT = 2.0
-"""A surname shared by several people goes to one of them only if it is this many times as frequent."""
-
-
-class Keyed(Protocol):
-    @property
-    def key(self) -> str: ...
-
-
-M = TypeVar("M", bound=Keyed)
 T = TypeVar("T")
+
+MALE_TITLES = frozenset(
+    """Mr. Mister Sir Lord Count Prince Duke Baron King Master Father Uncle Monsieur Herr Signor Señor
+    Don Emperor Tsar Archduke Marquis Viscount Earl Squire Abbé""".split()
+)
+FEMALE_TITLES = frozenset(
+    """Mrs. Ms. Miss Madam Madame Mademoiselle Lady Countess Princess Duchess Queen Dame Aunt Frau
+    Fräulein Signora Señora Doña Empress Tsarina Archduchess Marchioness Viscountess Sister Baroness""".split()
+)
+"""Canonical titles (see `name_finder.PERSON_TITLES`) that say a man or a woman; the others (Doctor,
+Captain, Colonel, ...) say a rank only."""
+FAMILY_TITLES = frozenset(
+    """Mrs. Madame Frau Signora Señora Count Countess Prince Princess Duke Duchess Lord Lady Baron
+    Baroness Marquis Marchioness Viscount Viscountess Earl""".split()
+)
+"""Titles that with a surname alone ("Countess Rostóva", "Mrs. Bennet") name the head of a family or
+his wife: such a name joins a full name only when the full name is written with that title too."""
+
+
+def gender_of(titles: Iterable[str]) -> str | None:
+    """"m" or "f" when the titles agree on one, else None."""
+    genders = {"m" if t in MALE_TITLES else "f" for t in titles if t in MALE_TITLES or t in FEMALE_TITLES}
+    return genders.pop() if len(genders) == 1 else None
+
+
+def compatible(a: str | None, b: str | None) -> bool:
+    return a is None or b is None or a == b
+
+
+@lru_cache(maxsize=65536)
+def fold(word: str) -> str:
+    """A name word for comparison: case, accents and a possessive ("Rostóv's" -> "rostov") forgiven."""
+    word = word.casefold()
+    for suffix in ("'s", "’s", "'", "’"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 1:
+            word = word[: -len(suffix)]
+            break
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+def same_word(a: str, b: str) -> bool:
+    """Two name words are the same word: equal but for accents, case and a possessive."""
+    return fold(a) == fold(b)
+
+
+@lru_cache(maxsize=65536)
+def nickname(a: str, b: str) -> bool:
+    """A first name and its short form ("Toby" and "Tobias"): only ever used between two full names
+    that share a surname, where the surname already says they are one family."""
+    a, b = fold(a), fold(b)
+    return a == b or (min(len(a), len(b)) >= 3 and a[:3] == b[:3])
+
+
+@dataclass(frozen=True)
+class NameForm:
+    """What a name says of whom it names: its name words (no titles) and the titles written with it."""
+
+    core: tuple[str, ...]
+    titles: frozenset[str] = frozenset()
+    place: bool = False
+    """Its last word names a kind of place or body ("Raevski Redoubt", "Kiev Grenadiers"): its
+    words never make it a candidate for a person's shorter names."""
+
+    @property
+    def gender(self) -> str | None:
+        return gender_of(self.titles)
 
 
 @dataclass
@@ -32,122 +93,159 @@ class Cluster(Generic[T]):
     core: tuple[str, ...]
     mentions: list[T] = field(default_factory=list)
     words: set[str] = field(default_factory=set)
-    """Every name word of every full-name alias, lower-cased."""
+    """Every name word of its full names and titled names, folded."""
     keys: list[str] = field(default_factory=list)
     """The aliases whose mentions it holds, in the order they joined (their mentions in that order)."""
+    titles: set[str] = field(default_factory=set)
+    family: bool = False
+    """A family the book names in the plural ("the Bennets"), with the surname when ambiguous."""
 
+    @property
+    def gender(self) -> str | None:
+        return gender_of(self.titles)
 
-@lru_cache(maxsize=65536)
-def same_word(a: str, b: str) -> bool:
-    """Two name words are the same: equal ignoring case, or nearly so when long ("Kitto", "Kittos")."""
-    a, b = a.lower(), b.lower()
-    return a == b or (min(len(a), len(b)) >= 5 and fuzz.ratio(a, b) >= SIMILAR)
-
-
-@lru_cache(maxsize=65536)
-def nickname(a: str, b: str) -> bool:
-    """A first name and its short form ("Toby" and "Tobias", "Sam" and "Samuel")."""
-    a, b = a.lower(), b.lower()
-    return same_word(a, b) or (min(len(a), len(b)) >= 3 and a[:3] == b[:3])
+    def add(self, key: str, mentions: Sequence[T], form: NameForm) -> None:
+        self.mentions.extend(mentions)
+        self.keys.append(key)
+        self.titles.update(form.titles)
 
 
 def _within(core: Sequence[str], canonical: Sequence[str]) -> bool:
-    """Whether a full name fits a concept's: same last word, the others the same or nicknames."""
+    """Whether a full name fits a concept's: the same surname, and the same first name (or its short
+    form), or one name the end of the other ("Van Helsing", "Abraham Van Helsing")."""
     if not same_word(core[-1], canonical[-1]):
         return False
-    return all(any(nickname(word, other) for other in canonical[:-1]) for word in core[:-1])
+    shorter, longer = sorted((core, canonical), key=len)
+    if all(same_word(a, b) for a, b in zip(reversed(shorter), reversed(longer), strict=False)):
+        return True
+    return nickname(core[0], canonical[0])
 
 
-class _SameWords:
-    """For a name word, every word of the book's names that `same_word` matches (one rapidfuzz pass
-    over the names' words per word asked about, instead of a comparison per pair)."""
+def group_names(
+    by_key: Mapping[str, Sequence[T]], forms: Mapping[str, NameForm], threshold: int = 1
+) -> list[Cluster[T]]:
+    """Group names (each with its mentions and form) into concepts.
 
-    def __init__(self, words: Iterable[str]) -> None:
-        self.long = sorted({w for w in (word.lower() for word in words) if len(w) >= 5})
-        self.found: dict[str, set[str]] = {}
-
-    def __call__(self, word: str) -> set[str]:
-        """Lower-cased words equal to `word` under `same_word` (the word itself included)."""
-        word = word.lower()
-        found = self.found.get(word)
-        if found is None:
-            found = {word}
-            if len(word) >= 5:
-                matches = process.extract(
-                    word, self.long, scorer=fuzz.ratio, score_cutoff=SIMILAR, limit=None
-                )
-                found.update(match for match, _, _ in matches)
-            self.found[word] = found
-        return found
-
-
-def merge_aliases(
-    mentions: Sequence[M], core_of: Callable[[M], tuple[str, ...]]
-) -> tuple[list[Cluster[M]], list[M]]:
-    """Group mentions into concepts by their names; also return the mentions that are titles alone.
-
-    See `group_names`; a mention whose core is empty is a title alone.
+    Full names (two or more name words) found the concepts, most frequent first. A titled one-word
+    name ("Mr. Darcy") joins the one concept of a fitting gender using that word (preferring those
+    already bearing its title), else is a person of its own; a bare one-word name joins the one
+    concept using it, else the family named in the plural, else stays a concept of its own. Concepts
+    with fewer than `threshold` mentions make a name ambiguous only when no established one fits.
     """
-    by_key: dict[str, list[M]] = {}
-    cores: dict[str, tuple[str, ...]] = {}
-    titles_only: list[M] = []
-    for mention in mentions:
-        core = core_of(mention)
-        if not core:
-            titles_only.append(mention)
-            continue
-        by_key.setdefault(mention.key, []).append(mention)
-        cores[mention.key] = core
-    return group_names(by_key, cores), titles_only
-
-
-def group_names(by_key: Mapping[str, Sequence[T]], cores: Mapping[str, tuple[str, ...]]) -> list[Cluster[T]]:
-    """Group names (each with its mentions and core words) into concepts.
-
-    Full names (two or more name words) found the concepts, most frequent first; a one-word name
-    joins the one concept using that word, or the dominant one when several do; otherwise it is a
-    concept of its own.
-    """
-    same = _SameWords(word for core in cores.values() for word in core)
     clusters: list[Cluster[T]] = []
     by_last: dict[str, list[int]] = {}
-    """Lower-cased last word of a concept's core -> the concepts' indexes, ascending."""
-    full = sorted((k for k in by_key if len(cores[k]) > 1), key=lambda k: (-len(by_key[k]), k))
-    for key in full:
-        core = cores[key]
-        candidates = sorted(i for word in same(core[-1]) for i in by_last.get(word, ()))
-        home = next((clusters[i] for i in candidates if _within(core, clusters[i].core)), None)
-        if home is None:
-            home = Cluster(core)
-            clusters.append(home)
-            by_last.setdefault(core[-1].lower(), []).append(len(clusters) - 1)
-        home.mentions.extend(by_key[key])
-        home.keys.append(key)
-        home.words.update(word.lower() for word in core)
     using: dict[str, list[int]] = {}
-    """Lower-cased name word -> indexes of the full-name concepts using it, ascending."""
-    for index, cluster in enumerate(clusters):
-        for word in cluster.words:
-            using.setdefault(word, []).append(index)
-    singles = sorted((k for k in by_key if len(cores[k]) == 1), key=lambda k: (-len(by_key[k]), k))
-    alone: list[Cluster[T]] = []
-    alone_by_word: dict[str, list[int]] = {}
-    for key in singles:
-        word = cores[key][0]
-        similar = same(word)
-        indexes = sorted({i for other in similar for i in using.get(other, ())})
-        owners = sorted((clusters[i] for i in indexes), key=lambda c: -len(c.mentions))
-        if owners and (len(owners) == 1 or len(owners[0].mentions) >= DOMINANT * len(owners[1].mentions)):
-            owners[0].mentions.extend(by_key[key])
-            owners[0].keys.append(key)
+    """Folded name word -> indexes of the concepts using it (full and titled names), ascending."""
+
+    def found(core: tuple[str, ...], family: bool = False) -> int:
+        clusters.append(Cluster(core, family=family))
+        return len(clusters) - 1
+
+    def uses(index: int, words: Iterable[str]) -> None:
+        for word in words:
+            indexes = using.setdefault(fold(word), [])
+            if index not in indexes:
+                indexes.append(index)
+
+    def order(keys: Iterable[str]) -> list[str]:
+        return sorted(keys, key=lambda k: (-len(by_key[k]), k))
+
+    def likely(indexes: Sequence[int]) -> Sequence[int]:
+        established = [i for i in indexes if len(clusters[i].mentions) >= threshold]
+        return established or indexes
+
+    for key in order(k for k in by_key if len(forms[k].core) > 1):
+        form = forms[key]
+        candidates = by_last.get(fold(form.core[-1]), [])
+        home = next(
+            (
+                i
+                for i in candidates
+                if _within(form.core, clusters[i].core) and compatible(form.gender, clusters[i].gender)
+            ),
+            None,
+        )
+        if home is None:
+            home = found(form.core)
+            by_last.setdefault(fold(form.core[-1]), []).append(home)
+        clusters[home].add(key, by_key[key], form)
+        if not form.place:
+            uses(home, form.core)
+
+    singles = [k for k in by_key if len(forms[k].core) == 1]
+    titled = order(k for k in singles if forms[k].titles)
+    fitting: dict[str, Sequence[int]] = {}
+    claimed: dict[int, set[str | None]] = {}
+    """Full names of no known gender -> the genders of the titled names that could be theirs."""
+    for key in titled:
+        form = forms[key]
+        fits = likely([i for i in using.get(fold(form.core[0]), ()) if compatible(form.gender, clusters[i].gender)])
+        fitting[key] = fits
+        for i in fits:
+            if clusters[i].gender is None:
+                claimed.setdefault(i, set()).add(form.gender)
+    both = {i for i, genders in claimed.items() if {"m", "f"} <= genders}
+    """Claimed by a "Mr." and a "Mrs.": which one the full name is, the titles cannot tell."""
+    titled_homes: dict[tuple[str, str], int] = {}
+    for key in titled:
+        form = forms[key]
+        word = fold(form.core[0])
+        fits = [i for i in fitting[key] if not (form.gender and i in both)]
+        same_title = [i for i in fits if clusters[i].titles & form.titles]
+        # a title with a surname ("Countess Rostóva") is the family's head or his wife unless the
+        # full name bears that title too; with a first name ("Countess Natásha") it is that person
+        by_first_name = [i for i in fits if fold(clusters[i].core[-1]) != word]
+        chosen = same_title or (by_first_name if form.titles & FAMILY_TITLES else fits)
+        if len(chosen) == 1:
+            clusters[chosen[0]].add(key, by_key[key], form)
             continue
-        found = min((i for other in similar for i in alone_by_word.get(other, ())), default=None)
-        if found is None:
-            home = Cluster((word,), words={word.lower()})
-            alone.append(home)
-            alone_by_word.setdefault(word.lower(), []).append(len(alone) - 1)
+        identity = (fold(form.core[0]), form.gender or min(form.titles))
+        home = titled_homes.get(identity)
+        if home is None:
+            home = titled_homes[identity] = found(form.core)
+        clusters[home].add(key, by_key[key], form)
+
+    for index, cluster in enumerate(clusters):  # titled one-word concepts are candidates for bare names
+        if len(cluster.core) == 1:
+            uses(index, cluster.core)
+    surnames = {fold(c.core[-1]) for c in clusters}
+    plain = order(k for k in singles if not forms[k].titles)
+    families: dict[str, int] = {}
+    """Folded surname -> the family concept named by its plural."""
+    family_keys = set()
+    for key in plain:
+        word = fold(forms[key].core[0])
+        singular = None if word in using else _singular(word, surnames)
+        if singular is not None:
+            home = families.get(singular)
+            if home is None:
+                home = families[singular] = found(forms[key].core, family=True)
+            clusters[home].add(key, by_key[key], forms[key])
+            family_keys.add(key)
+    alone: dict[str, int] = {}
+    for key in plain:
+        if key in family_keys:
+            continue
+        form = forms[key]
+        word = fold(form.core[0])
+        owners = likely(using.get(word, []))
+        if len(owners) == 1:
+            home = owners[0]
+        elif len(owners) > 1 and word in families:
+            home = families[word]
+        elif word in alone:
+            home = alone[word]
+        elif (singular := _singular(word, set(alone))) is not None:  # "the Neverlands"
+            home = alone[singular]
         else:
-            home = alone[found]
-        home.mentions.extend(by_key[key])
-        home.keys.append(key)
-    return clusters + alone
+            home = alone[word] = found(form.core)
+        clusters[home].add(key, by_key[key], form)
+    return clusters
+
+
+def _singular(word: str, surnames: set[str]) -> str | None:
+    """The surname `word` (folded) is the plural of, if any."""
+    for cut in (1, 2):
+        if word[-cut:] in ("s", "es") and word[:-cut] in surnames:
+            return word[:-cut]
+    return None

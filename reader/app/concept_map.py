@@ -26,9 +26,10 @@ from functools import lru_cache
 from itertools import accumulate, chain, compress, repeat, starmap
 from operator import itemgetter
 
-from reader.app.concept_aliases import Cluster, group_names
+from reader.app.concept_aliases import Cluster, NameForm, group_names
 from reader.app.key_terms import BookWords, key_terms, term_count
 from reader.app.name_finder import (
+    ADDRESS_WORDS,
     NOT_NAMES,
     PERSON_TITLES,
     PLACE_PREFIXES,
@@ -53,8 +54,17 @@ SPEECH_VERBS = frozenset(
     went came stood sat took gave wrote read walked ran rose spoke began continued insisted admitted
     agreed explained remarked exclaimed snapped demanded""".split()
 )
+TALK_VERBS = frozenset(
+    """said says asked asks replied answered cried shouted whispered murmured muttered exclaimed
+    remarked snapped demanded retorted observed inquired enquired sighed screamed""".split()
+)
+"""Verbs of speech around a name ("said the Hatter", "the Duchess asked"): whoever talks is a person."""
 PLACE_WORDS = frozenset(
-    """rock rocks head cove quay bay harbour harbor island isle street lane road square hill hills mount
+    """parsonage lodge rectory vicarage grange priory asylum hospital hotel terrace crescent avenue
+    embankment barracks monastery convent cemetery churchyard mews heights district province empire
+    canal channel gulf meadows orchard fortress theatre museum prison gaol docks estate plantation
+    villa chateau château redoubt battery cloister
+    rock rocks head cove quay bay harbour harbor island isle street lane road square hill hills mount
     mountain mountains river lake castle hall house abbey church chapel cathedral inn tavern bridge park
     point cape sound strait valley wood woods forest moor marsh field fields town city port court place
     gate tower farm manor cottage row sea ocean coast beach cliff cliffs creek brook falls ford green
@@ -62,8 +72,11 @@ PLACE_WORDS = frozenset(
 )
 ORGANISATION_WORDS = frozenset(
     """board company society council committee office navy army guild club college university school
-    court trust bank institute ministry department service league party union church""".split()
+    court trust bank institute ministry department service league party union church regiment battalion
+    brigade division corps squadron guards grenadiers hussars dragoons cuirassiers uhlans chasseurs
+    cavalry infantry artillery militia""".split()
 )
+PLACE_OR_BODY_WORDS = PLACE_WORDS | ORGANISATION_WORDS
 VESSEL_WORDS = frozenset(
     "schooner ship brig barque steamer yacht frigate lugger vessel hms boat sloop".split()
 )
@@ -84,6 +97,7 @@ class _Cues:
     organisation: int = 0
     locative: int = 0
     the: int = 0
+    talk: int = 0
     vessel: bool = False
 
 
@@ -176,15 +190,52 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
             text = text.replace(title, " ", 1)
         texts.append(text)
     book = _find_names(texts, words.lower)
-    clusters = group_names({key: name.mentions for key, name in book.names.items()}, _cores(book.names))
-    concepts = _name_concepts(book, clusters, min_mentions(len(pages)))
+    threshold = min_mentions(len(pages))
+    _fold_rare_runs(book.names, words.lower, threshold)
+    clusters = group_names(
+        {key: name.mentions for key, name in book.names.items()}, _forms(book.names), threshold
+    )
+    concepts = _name_concepts(book, clusters, threshold)
     taken = {word.lower() for concept in concepts for alias in concept.aliases for word in alias.text.split()}
     concepts.extend(key_terms(words, taken, term_count(len(pages))))
     return concepts
 
 
-def _cores(names: Mapping[str, _Name]) -> dict[str, tuple[str, ...]]:
-    return {key: core_tokens(name.tokens) for key, name in names.items()}
+def _fold_rare_runs(names: dict[str, _Name], lower: Counter[str], threshold: int) -> None:
+    """Rare runs that are an established name after a common word ("Eventually Peter") or two
+    established names side by side ("London Lydia") count as those names instead."""
+    established = {key for key, name in names.items() if len(name.mentions) >= threshold}
+    for key in [k for k, name in names.items() if len(name.tokens) > 1 and k not in established]:
+        tokens = names[key].tokens
+        if any(is_title(t) for t in tokens):
+            continue
+        parts: list[str] = []
+        for cut in range(1, len(tokens)):
+            head, tail = " ".join(tokens[:cut]), " ".join(tokens[cut:])
+            if tail not in established:
+                continue
+            if head in established:
+                parts = [head, tail]
+                break
+            if all(bare(t) not in established for t in tokens[:cut]):
+                parts = [tail]
+                break
+        if parts:
+            name = names.pop(key)
+            for part in parts:
+                names[part].mentions.extend(name.mentions)
+                names[part].mentions.sort()
+
+
+def _forms(names: Mapping[str, _Name]) -> dict[str, NameForm]:
+    return {
+        key: NameForm(
+            core_tokens(name.tokens),
+            frozenset(PERSON_TITLES[bare(t).lower()] for t in name.tokens if is_title(t)),
+            len(name.tokens) > 1 and bare(name.tokens[-1]).lower() in PLACE_OR_BODY_WORDS,
+        )
+        for key, name in names.items()
+    }
 
 
 def _scan(texts: Sequence[str]) -> tuple[str, list[int], list[int], list[str]]:
@@ -290,6 +341,8 @@ def _judge(
         core = core_tokens(tokens)
         if not core or all(bare(t).lower() in NOT_NAMES for t in core):
             return None
+        if any(bare(t).lower() in ADDRESS_WORDS for t in tokens):
+            return None
         if len(core) == 1 and not any(is_title(t) for t in tokens):
             word = core[0]
             if bare(word).lower() in NOT_NAMES or lower[word.lower()] >= max(1, mid_tokens[word]):
@@ -318,13 +371,13 @@ def _kind(cues: _Cues, core_length: int) -> str:
         return "term"
     if cues.organisation and cues.organisation >= cues.place_words:
         return "term"
-    if cues.place_words and cues.place_words >= cues.titles:
+    if cues.place_words and cues.place_words > cues.titles:
         return "place"
-    if cues.titles:
+    if cues.titles or cues.talk >= max(2, 0.1 * total):
         return "person"
     if cues.the >= total / 2:
         return "place" if cues.locative >= 0.3 * total else "term"
-    if core_length == 1 and cues.locative >= 0.3 * total and cues.locative > cues.speech:
+    if cues.locative >= 0.3 * total and cues.locative > cues.speech:
         return "place"
     return "person"
 
@@ -353,27 +406,60 @@ class _Alias:
     possessive: int = 0
 
 
+def _title_mentions(
+    book: _Book, clusters: list[Cluster[tuple[int, int, bool]]]
+) -> dict[int, list[tuple[str, int, bool]]]:
+    """Titles used alone ("the Count", "the Reverend") as mentions of the one concept bearing that
+    title; a title no named concept bears ("the Duchess") becomes a person of its own. A title
+    several concepts bear ("the Prince" among many princes) names nobody for sure and is left out.
+
+    Returns (alias, start, preceded by "the") per concept index; new concepts are appended to
+    `clusters` and `book.names`.
+    """
+    by_title: dict[str, list[int]] = {}
+    for index, cluster in enumerate(clusters):
+        for title in cluster.titles:
+            by_title.setdefault(title, []).append(index)
+    extra: dict[int, list[tuple[str, int, bool]]] = {}
+    unowned: dict[str, _Name] = {}
+    for start, end, the, tokens in book.titles:
+        if len(tokens) != 1:
+            continue
+        title = PERSON_TITLES[bare(tokens[-1]).lower()]
+        if not the:
+            previous, _ = book.context(start, end)
+            the = bool(previous) and previous[-1] == "the"
+        if not the and title not in SHARED_TITLES:
+            continue  # "Yes, Sir": an address, not a name
+        owners = by_title.get(title, [])
+        if len(owners) == 1:
+            extra.setdefault(owners[0], []).append((f"the {title}" if the else title, start, the))
+        elif not owners and the:
+            key = f"the {title}"
+            name = unowned.get(key)
+            if name is None:
+                name = unowned[key] = _Name(key, ("the", title))
+            name.mentions.append((start, end, True))
+            name.the += 1
+    for key, name in unowned.items():
+        book.names[key] = name
+        title = PERSON_TITLES[title_key(key)]
+        alone: Cluster[tuple[int, int, bool]] = Cluster((title,))
+        alone.add(key, name.mentions, NameForm((), frozenset({title})))
+        clusters.append(alone)
+    return extra
+
+
+def title_key(alias: str) -> str:
+    """The PERSON_TITLES key of "the Duchess"."""
+    return bare(alias.split()[-1]).lower()
+
+
 def _name_concepts(
     book: _Book, clusters: list[Cluster[tuple[int, int, bool]]], threshold: int
 ) -> list[ExtractedConcept]:
     names = book.names
-    by_title: dict[str, list[int]] = {}
-    for index, cluster in enumerate(clusters):
-        titles = {
-            PERSON_TITLES[bare(t).lower()] for key in cluster.keys for t in names[key].tokens if is_title(t)
-        }
-        for title in titles:
-            if title in SHARED_TITLES:
-                by_title.setdefault(title, []).append(index)
-    extra: dict[int, list[tuple[str, int, bool]]] = {}
-    for start, end, the, tokens in book.titles:
-        title = PERSON_TITLES[bare(tokens[-1]).lower()]
-        owners = by_title.get(title, [])
-        if len(owners) == 1 and len(tokens) == 1:
-            if not the:
-                previous, _ = book.context(start, end)
-                the = bool(previous) and previous[-1] == "the"
-            extra.setdefault(owners[0], []).append((f"the {title}" if the else title, start, the))
+    extra = _title_mentions(book, clusters)
     contexts: dict[int, tuple[tuple[str, ...], str]] = {}
     """The words around each mention read so far, by its start."""
     judged: Counter[str] = Counter()
@@ -409,7 +495,7 @@ def _name_concepts(
         for i in _sample_indexes(len(cluster.mentions), CONTEXT_SAMPLE):
             key = cluster.keys[bisect_right(ends, i)]
             sampled.append((names[key].tokens, *read(key, cluster.mentions[i])))
-        kind = _kind(_cues(sampled), len(cluster.core))
+        kind = "person" if cluster.family else _kind(_cues(sampled), len(cluster.core))
         aliases: dict[str, _Alias] = {}
         for key in cluster.keys:
             name = names[key]
@@ -429,7 +515,7 @@ def _name_concepts(
             alias.judged += 1
         starts = chain(map(itemgetter(0), cluster.mentions), map(itemgetter(1), more))
         per_page = Counter(map(bisect_right, repeat(book.starts), starts))
-        concepts.append(_concept(aliases, per_page, kind))
+        concepts.append(_concept(aliases, per_page, kind, cluster.family))
     return concepts
 
 
@@ -443,6 +529,9 @@ def _cues(mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool]]
             cues.titles += 1
         if following in SPEECH_VERBS or (previous and previous[-1] in SPEECH_VERBS):
             cues.speech += 1
+        before = previous[:-1] if previous and previous[-1] == "the" else previous
+        if following in TALK_VERBS or (before and before[-1] in TALK_VERBS):
+            cues.talk += 1
         if last in PLACE_WORDS or first in PLACE_PREFIXES:
             cues.place_words += 1
         if last in ORGANISATION_WORDS:
@@ -458,14 +547,16 @@ def _cues(mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool]]
     return cues
 
 
-def _concept(aliases: Mapping[str, _Alias], per_page: Counter[int], kind: str) -> ExtractedConcept:
+def _concept(
+    aliases: Mapping[str, _Alias], per_page: Counter[int], kind: str, family: bool = False
+) -> ExtractedConcept:
     def display(key: str) -> str:
         alias = aliases[key]
         text = key
         if kind != "person" and alias.possessive >= 0.8 * alias.count and alias.count > 1:
             text += "'s"
         judged = max(1, alias.judged)
-        if kind != "person" and alias.the >= 0.6 * judged and not key.startswith("the "):
+        if (kind != "person" or family) and alias.the >= 0.6 * judged and not key.startswith("the "):
             text = "the " + text
         return text
 
@@ -474,9 +565,19 @@ def _concept(aliases: Mapping[str, _Alias], per_page: Counter[int], kind: str) -
         core = core_tokens(tokens)
         titled = any(is_title(t) for t in tokens)
         alias = aliases[key]
-        return (-len(core), int(titled) if len(core) > 1 else int(not titled), -alias.count, alias.first_page)
+        full = len(core) > 1 and full_names >= 2
+        if full:
+            return (0, int(titled), -alias.count, alias.first_page)
+        bare_surname = not titled and len(core) == 1 and core[0] in surnames  # "Thorne": "Mr. Thorne" first
+        return (1, int(bare_surname), -alias.count, alias.first_page)
 
-    keys = sorted(aliases, key=preference)
+    cores = {key: core_tokens(tuple(key.split())) for key in aliases}
+    surnames = {core[-1] for core in cores.values() if len(core) > 1}
+    full_names = sum(aliases[key].count for key, core in cores.items() if len(core) > 1)
+    """A concept with full names is shown by one, unless the book used them only once ("Comte
+    Pierre Besouhoff" among 1,900 "Pierre")."""
+
+    keys = list(aliases) if family else sorted(aliases, key=preference)  # a family by its plural
     named = tuple(ConceptAlias(display(key), aliases[key].first_page, rank) for rank, key in enumerate(keys))
     unique: dict[str, ConceptAlias] = {}
     for alias in named:

@@ -78,8 +78,36 @@ class BookWords:
         return cls(words, lower, lower_of)
 
 
+NOT_NOUN_ENDINGS = ("ly", "ing", "ed", "ous", "ful", "less", "ible", "able", "ish", "ive", "est")
+"""Endings of adverbs, adjectives and verb forms: a key term is a thing, a being or an idea."""
+DETERMINERS = frozenset(
+    "the a an his her their my your our its this that these those some any every each whose another".split()
+)
+NOUN_SHARE = 0.25
+"""The share of a term's uses a determiner must come before (right before, or one word earlier):
+"the pirates", "a little house" - while "are", "till" or "replied" almost never follow one."""
+CANDIDATES = 3
+"""How many times `limit` candidates are checked for being nouns."""
+
+
+def _noun_like(candidates: set[str], stem_of_word: dict[str, str], pages: list[list[str]]) -> set[str]:
+    """The candidate stems a determiner comes before in at least NOUN_SHARE of their uses."""
+    uses: dict[str, int] = dict.fromkeys(candidates, 0)
+    after_determiner: dict[str, int] = dict.fromkeys(candidates, 0)
+    for page in pages:
+        for index, word in enumerate(page):
+            stem = stem_of_word.get(word)
+            if stem is None or stem not in uses:
+                continue
+            uses[stem] += 1
+            before = page[max(0, index - 2) : index]
+            if any(w.lower() in DETERMINERS for w in before):
+                after_determiner[stem] += 1
+    return {stem for stem in candidates if after_determiner[stem] >= NOUN_SHARE * max(1, uses[stem])}
+
+
 def key_terms(words: BookWords, taken: set[str], limit: int) -> list[ExtractedConcept]:
-    """The book's most distinctive lower-case words (TF-IDF over pages), plurals folded in."""
+    """The book's most distinctive lower-case nouns (TF-IDF over pages), plurals folded in."""
     lower = words.lower
     pages = len(words.pages)
     groups: dict[str, list[str]] = {}
@@ -91,6 +119,7 @@ def key_terms(words: BookWords, taken: set[str], limit: int) -> list[ExtractedCo
             or word in taken
             or "'" in word
             or "’" in word
+            or word.endswith(NOT_NOUN_ENDINGS)
         ):
             continue
         stem = word
@@ -116,7 +145,9 @@ def key_terms(words: BookWords, taken: set[str], limit: int) -> list[ExtractedCo
             continue
         scored.append((total * math.log(1 + pages / spread), stem))
     scored.sort(reverse=True)
-    chosen = scored[:limit]
+    candidates = scored[: limit * CANDIDATES]
+    nouns = _noun_like({stem for _, stem in candidates}, stem_of_word, words.pages)
+    chosen = [(score, stem) for score, stem in candidates if stem in nouns][:limit]
     forms_chosen = {form for _, stem in chosen for form in groups[stem]}
     words_of: dict[str, set[str]] = {}
     for word, form in words.lower_of.items():

@@ -58,6 +58,47 @@ PERSON_TITLES = {
     "baron": "Baron",
     "dame": "Dame",
     "master": "Master",
+    "monsieur": "Monsieur",
+    "madame": "Madame",
+    "mme": "Madame",
+    "mademoiselle": "Mademoiselle",
+    "mlle": "Mademoiselle",
+    "herr": "Herr",
+    "frau": "Frau",
+    "signor": "Signor",
+    "signora": "Signora",
+    "señor": "Señor",
+    "señora": "Señora",
+    "don": "Don",
+    "doña": "Doña",
+    "emperor": "Emperor",
+    "empress": "Empress",
+    "tsar": "Tsar",
+    "czar": "Tsar",
+    "tsarina": "Tsarina",
+    "czarina": "Tsarina",
+    "archduke": "Archduke",
+    "archduchess": "Archduchess",
+    "marquis": "Marquis",
+    "marquess": "Marquis",
+    "marchioness": "Marchioness",
+    "viscount": "Viscount",
+    "viscountess": "Viscountess",
+    "earl": "Earl",
+    "sister": "Sister",
+    "squire": "Squire",
+    "abbé": "Abbé",
+    "comte": "Count",
+    "comtesse": "Countess",
+    "vicomte": "Viscount",
+    "vicomtesse": "Viscountess",
+    "baronne": "Baroness",
+    "baroness": "Baroness",
+    "graf": "Count",
+    "gräfin": "Countess",
+    "fürst": "Prince",
+    "prinz": "Prince",
+    "prinzessin": "Princess",
 }
 """Words before a name that make it a person, by lower-cased form (without a full stop)."""
 
@@ -95,8 +136,11 @@ NOT_NAMES = frozenset(
     saturday january february march april may june july august september october november december
     english french german dutch spanish italian irish scottish scots welsh cornish british american
     russian chinese japanese indian european african christian catholic protestant latin greek
-    chapter part book volume section contents preface prologue epilogue appendix index bible""".split()
+    chapter part book volume section contents preface prologue epilogue appendix index bible
+    thy thee thou majesty highness excellency lordship ladyship eminence holiness mamma mama papa""".split()
 )
+ADDRESS_WORDS = frozenset("majesty majesties highness highnesses excellency lordship ladyship eminence holiness".split())
+"""Words of a form of address ("Your Imperial Majesty", "His Serene Highness"): never part of a name."""
 """Capitalised words that are never a person, place or term of their own (compared lower-cased)."""
 
 
@@ -261,6 +305,10 @@ def split_run(run: str) -> tuple[tuple[tuple[str, ...], int, int, bool], ...]:
             tokens.append(token[:-1])
             emit(end)
             tokens = []
+        elif tokens and _strip_possessive(tokens[-1]) != tokens[-1] and is_title(token):
+            emit(previous_end)  # "Bilibin's Prince Andrew": a possessive, then another name
+            start = piece.start()
+            tokens = [token]
         else:
             tokens.append(token)
     if tokens:
