@@ -455,11 +455,31 @@ def title_key(alias: str) -> str:
     return bare(alias.split()[-1]).lower()
 
 
+def _lands_and_peoples(words: set[str]) -> tuple[set[str], set[str]]:
+    """Capitalised words that name a land ("Austria") because the book also names its people in the
+    plural ("Austrians") or as a known nationality ("Russian"), and those peoples' names. "Julia"
+    stays a person next to a "Julian"."""
+    lands: set[str] = set()
+    peoples: set[str] = set()
+    for word in words:
+        if len(word) < 4 or not word[0].isupper():
+            continue
+        stems = (word, word[:-1]) if word.endswith(("a", "y", "e")) else (word,)
+        for stem in stems:
+            for ending in ("n", "an", "ian", "ese"):
+                people = stem + ending
+                if people != word and (people + "s" in words or people.lower() in NOT_NAMES):
+                    lands.add(word)
+                    peoples.update(p for p in (people, people + "s") if p in words)
+    return lands, peoples
+
+
 def _name_concepts(
     book: _Book, clusters: list[Cluster[tuple[int, int, bool]]], threshold: int
 ) -> list[ExtractedConcept]:
     names = book.names
     extra = _title_mentions(book, clusters)
+    lands, peoples = _lands_and_peoples({word for key in names for word in names[key].tokens})
     contexts: dict[int, tuple[tuple[str, ...], str]] = {}
     """The words around each mention read so far, by its start."""
     judged: Counter[str] = Counter()
@@ -496,6 +516,12 @@ def _name_concepts(
             key = cluster.keys[bisect_right(ends, i)]
             sampled.append((names[key].tokens, *read(key, cluster.mentions[i])))
         kind = "person" if cluster.family else _kind(_cues(sampled), len(cluster.core))
+        if len(cluster.core) == 1 and kind == "person":
+            word = cluster.core[0]
+            if word in peoples or word.endswith("men"):
+                kind = "term"  # "the Austrians", "Frenchmen": a people, not a person
+            elif word in lands:
+                kind = "place"  # "Austria", whose people the book calls "Austrians"
         aliases: dict[str, _Alias] = {}
         for key in cluster.keys:
             name = names[key]
