@@ -40,6 +40,7 @@ from reader.app.name_finder import (
     sentence_start_by_prefix,
     split_run,
     starts_sentence,
+    strip_possessive,
 )
 from reader.domain.knowledge import ConceptAlias, ExtractedConcept
 
@@ -336,6 +337,13 @@ def _judge(
             the, tokens = True, tokens[1:]
         while len(tokens) > 1 and len(bare(tokens[0])) == 1:  # "T. Tobias": an initial, not a name
             tokens = tokens[1:]
+        while (
+            len(tokens) > 1
+            and tokens[-2].endswith(("'s", "’s"))
+            and bare(tokens[-1]).lower() not in PLACE_OR_BODY_WORDS
+            and common(tokens[-1])
+        ):
+            tokens = (*tokens[:-2], strip_possessive(tokens[-2]))  # "Seward's Diary": the owner is the name
         if all(is_title(t) for t in tokens):
             return tokens, the
         core = core_tokens(tokens)

@@ -178,7 +178,7 @@ def is_title(token: str) -> bool:
     return bare(token).lower() in PERSON_TITLES
 
 
-def _strip_possessive(token: str) -> str:
+def strip_possessive(token: str) -> str:
     for suffix in ("'s", "’s"):
         if token.endswith(suffix) and len(token) > 2:
             return token[: -len(suffix)]
@@ -286,7 +286,7 @@ def split_run(run: str) -> tuple[tuple[tuple[str, ...], int, int, bool], ...]:
     def emit(last: int) -> None:
         if any(len(bare(t)) > 1 and bare(t).isupper() for t in tokens):
             return  # ALL-CAPS words are emphasis or headings, not names
-        cleaned = (*tokens[:-1], _strip_possessive(tokens[-1]))
+        cleaned = tuple(t.strip("_") for t in (*tokens[:-1], strip_possessive(tokens[-1])))  # _italics_
         if not cleaned[-1] or (len(cleaned) == 1 and len(bare(cleaned[0])) < 2):
             return
         found.append((cleaned, start, last, cleaned[-1] != tokens[-1]))
@@ -305,7 +305,7 @@ def split_run(run: str) -> tuple[tuple[tuple[str, ...], int, int, bool], ...]:
             tokens.append(token[:-1])
             emit(end)
             tokens = []
-        elif tokens and _strip_possessive(tokens[-1]) != tokens[-1] and is_title(token):
+        elif tokens and strip_possessive(tokens[-1]) != tokens[-1] and is_title(token):
             emit(previous_end)  # "Bilibin's Prince Andrew": a possessive, then another name
             start = piece.start()
             tokens = [token]
