@@ -165,6 +165,7 @@ def info_command(args: argparse.Namespace, services: Services) -> int:
     data["chapters"] = len(services.books.chapters(book.id))
     data["chunks"] = services.chunks.count(book.id)
     data["figure_pages"] = [p.label for p in pages if p.has_figures]
+    data["encoding"] = book.encoding
     status = services.enrichments.status(book.id)
     data["enriched"] = {
         "pages": status.done,
@@ -188,6 +189,8 @@ def print_book_details(book: Book, services: Services) -> None:
     print(f"  id        {book.id}")
     print(f"  format    {book.format} ({book.pagination} pages), language {book.language or 'unknown'}")
     print(f"  pages     {book.page_count} (labels {labels})")
+    if book.encoding:
+        print(f"  encoding  {book.encoding}")
     print(f"  chapters  {len(services.books.chapters(book.id))}")
     print(
         f"  position  page {page_label(pages, book.current_page)} (#{book.current_page} of {book.page_count})"

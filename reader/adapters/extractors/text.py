@@ -1,4 +1,4 @@
-"""Plain-text and Markdown books: UTF-8 only, chapters from headings, synthetic pages."""
+"""Plain-text and Markdown books: decoded as they come, chapters from headings, synthetic pages."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from reader.adapters.extractors.common import check_file, clean_field, one_line, shown, title_from_filename
 from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS, paginate
 from reader.adapters.extractors.text_cleanup import clean_paragraph, split_paragraphs
+from reader.adapters.extractors.text_decoding import DecodedText, decode_text
 from reader.domain.errors import ExtractionError
 from reader.domain.models import ExtractedBook, ExtractedChapter, ExtractedPage
 from reader.domain.ports import ProgressCallback
@@ -53,7 +54,7 @@ class _Section:
 
 
 class TextExtractor:
-    """Reads UTF-8 .txt and Markdown files; each chapter starts a new synthetic page."""
+    """Reads .txt and Markdown files in the encodings books come in; each chapter starts a new synthetic page."""
 
     def __init__(self, target_chars: int = TARGET_PAGE_CHARS) -> None:
         self.target_chars = target_chars
@@ -62,7 +63,8 @@ class TextExtractor:
         self, path: Path, password: str | None = None, progress: ProgressCallback | None = None
     ) -> ExtractedBook:
         """Read the file into pages of about `target_chars` characters."""
-        text = read_utf8(path)
+        decoded = read_text(path)
+        text = decoded.text
         markdown = path.suffix.lower() in MARKDOWN_SUFFIXES
         meta: dict[str, str] = {}
         if markdown:
@@ -91,11 +93,13 @@ class TextExtractor:
             pages=pages,
             chapters=chapters,
             pagination="synthetic",
+            warnings=[_guess_warning(decoded.encoding)] if decoded.guessed else [],
+            encoding=decoded.encoding,
         )
 
 
-def read_utf8(path: Path) -> str:
-    """A file's text; ExtractionError unless it is UTF-8 (a BOM is fine) and not binary."""
+def read_text(path: Path) -> DecodedText:
+    """A text file's text (newlines as "\\n") and encoding; ExtractionError if it is too big or not text."""
     size = check_file(path)
     if size > MAX_TEXT_BYTES:
         raise ExtractionError(
@@ -107,16 +111,16 @@ def read_utf8(path: Path) -> str:
         raise ExtractionError(
             f"{shown(path)}: cannot read the file ({one_line(error.strerror or error)})."
         ) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        source = "utf-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else "latin1"
-        raise ExtractionError(
-            f"{shown(path)} is not UTF-8 text; convert it with e.g. `iconv -f {source} -t utf-8`."
-        ) from None
-    if "\x00" in text:
-        raise ExtractionError(f"{shown(path)} looks like a binary file, not text (it contains NUL bytes).")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    decoded = decode_text(data, shown(path))
+    text = decoded.text.replace("\r\n", "\n").replace("\r", "\n")
+    return DecodedText(text, decoded.encoding, decoded.guessed)
+
+
+def _guess_warning(encoding: str) -> str:
+    return (
+        f"Not UTF-8: the text encoding was guessed as {encoding}; "
+        "if letters look wrong, convert the file to UTF-8 and import it again."
+    )
 
 
 def split_front_matter(text: str) -> tuple[dict[str, str], str]:
@@ -215,16 +219,55 @@ def _single_h1(sections: list[_Section]) -> str:
 
 
 def text_sections(text: str) -> list[_Section]:
-    """Paragraphs of plain text (blank-line separated), split into chapters at "Chapter I"-style lines."""
+    """Paragraphs of plain text (blank-line separated), split into chapters at "Chapter I"-style lines.
+
+    Only a chapter line followed by prose starts a chapter (see `_chapter_starts`): a contents list
+    written one entry per paragraph stays ordinary paragraphs of the section it is in.
+    """
     lines = text.split("\n")
     if len(lines) > 1 and not any(not line.strip() for line in lines[:-1]):
         paragraphs = [p for p in (clean_paragraph(line) for line in lines) if p]
     else:
         paragraphs = split_paragraphs(text)
+    starts = _chapter_starts(paragraphs)
     sections = [_Section(None, 0)]
-    for paragraph in paragraphs:
-        if len(paragraph) <= 80 and _CHAPTER_LINE.match(paragraph):
+    for index, paragraph in enumerate(paragraphs):
+        if index in starts:
             sections.append(_Section(paragraph, 0, [paragraph]))
         else:
             sections[-1].paragraphs.append(paragraph)
     return [s for s in sections if s.paragraphs]
+
+
+PROSE_CHARS = 200
+"""A chapter line needs this much text before the next chapter line to start a chapter."""
+
+
+def _chapter_starts(paragraphs: list[str]) -> set[int]:
+    """Indexes of the chapter lines that start chapters.
+
+    A chapter line starts one when prose (PROSE_CHARS of text) follows it before the next chapter line,
+    or when it heads such a chapter line directly with another keyword ("PART ONE" over "CHAPTER I")
+    and repeats no keyword of the headings under it, nor is one of a list of same-keyword lines (unless it
+    repeats an earlier line: the list was a contents list and the heading follows it).
+    Other chapter lines are a contents list.
+    """
+    lines = [i for i, p in enumerate(paragraphs) if len(p) <= 80 and _CHAPTER_LINE.match(p)]
+    keyword = {i: paragraphs[i].split(None, 1)[0].lower() for i in lines}
+    first: dict[str, int] = {}
+    for i in lines:
+        first.setdefault(paragraphs[i], i)
+    stacks: dict[int, set[str]] = {}  # a starting line -> the keywords of it and the headings under it
+    for n in range(len(lines) - 1, -1, -1):
+        i = lines[n]
+        end = lines[n + 1] if n + 1 < len(lines) else len(paragraphs)
+        if sum(len(p) for p in paragraphs[i + 1 : end]) >= PROSE_CHARS:
+            stacks[i] = {keyword[i]}
+        elif (
+            end == i + 1
+            and end in stacks
+            and keyword[i] not in stacks[end]
+            and (keyword.get(i - 1) != keyword[i] or first[paragraphs[i]] < i)
+        ):
+            stacks[i] = {keyword[i], *stacks[end]}
+    return set(stacks)
