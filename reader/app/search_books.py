@@ -1,6 +1,8 @@
 """Search that never spoils: lexical (bm25), semantic (KNN) and hybrid (fused normalised scores).
 
-Every retriever filters by the reader's page inside its query; nothing here post-filters.
+Every retriever filters by the reader's page inside its query; nothing here post-filters. By default
+only the story's pages are searched: front and back matter (a publisher's header, a licence) only
+with `matter=True`.
 """
 
 from __future__ import annotations
@@ -117,9 +119,17 @@ class SearchBooksUseCase:
     # --- public ----------------------------------------------------------------------------------
 
     def search(
-        self, book_id: str, query: str, current_page: int | None = None, k: int = 5, mode: str = "auto"
+        self,
+        book_id: str,
+        query: str,
+        current_page: int | None = None,
+        k: int = 5,
+        mode: str = "auto",
+        *,
+        matter: bool = False,
     ) -> SearchResponse:
-        """The top `k` passages for `query` that end on or before `current_page` (default: the reader's)."""
+        """The top `k` passages for `query` that end on or before `current_page` (default: the reader's),
+        from the story's pages only unless `matter` (then front and back matter too)."""
         if mode not in MODES:
             raise ReaderError(f"Unknown search mode '{mode}'; use one of: {', '.join(MODES)}.")
         book = self.books.get(book_id)
@@ -130,11 +140,13 @@ class SearchBooksUseCase:
         k = max(1, min(int(k), MAX_K))
         plan = self._plan(book, mode)
         terms = query_terms(query)
-        if not terms:
+        first, last = (1, page) if matter else (book.story_start, min(page, book.story_last))
+        if not terms or last < first:
             return SearchResponse((), plan.mode, tuple(plan.warnings), None, page)
         semantic: list[ScoredChunk] | None = None
         if plan.mode in ("semantic", "hybrid") and plan.space is not None:
-            semantic = self._semantic(book_id, plan, query, page, FUSION_POOL if plan.mode == "hybrid" else k)
+            pool = FUSION_POOL if plan.mode == "hybrid" else k
+            semantic = self._semantic(book_id, plan, query, first, last, pool)
         if semantic is None and plan.mode in ("semantic", "hybrid"):
             plan.mode = "lexical"
         correction = None
@@ -142,14 +154,14 @@ class SearchBooksUseCase:
         summaries: list[ScoredChunk] = []
         if plan.mode in ("lexical", "hybrid"):
             pool = FUSION_POOL if plan.mode == "hybrid" else k
-            lexical = self.index.lexical(book_id, terms, page, pool)
-            summaries = self.index.summaries(book_id, terms, page, pool)
+            lexical = self.index.lexical(book_id, terms, last, pool, first)
+            summaries = self.index.summaries(book_id, terms, last, pool, first)
             if not lexical and not summaries:
-                corrected = self._correct(book_id, query, terms, page)
+                corrected = self._correct(book_id, query, terms, first, last)
                 if corrected is not None:
                     correction, corrected_terms = corrected
-                    lexical = self.index.lexical(book_id, corrected_terms, page, pool)
-                    summaries = self.index.summaries(book_id, corrected_terms, page, pool)
+                    lexical = self.index.lexical(book_id, corrected_terms, last, pool, first)
+                    summaries = self.index.summaries(book_id, corrected_terms, last, pool, first)
         if plan.mode == "lexical" and not summaries:
             results = [_result(hit, hit.score, ("lexical",)) for hit in lexical]
         elif plan.mode == "lexical":
@@ -164,14 +176,15 @@ class SearchBooksUseCase:
         return SearchResponse(tuple(results[:k]), plan.mode, tuple(plan.warnings), correction, page)
 
     def search_all_books(
-        self, query: str, k: int = 5, mode: str = "auto"
+        self, query: str, k: int = 5, mode: str = "auto", *, matter: bool = False
     ) -> list[tuple[Book, SearchResponse]]:
-        """Every book searched up to its own reading position; books without results are left out."""
+        """Every book searched up to its own reading position (its story only unless `matter`); books
+        without results are left out."""
         found = []
         for book in self.books.list():
             if book.current_page < 1:
                 continue
-            response = self.search(book.id, query, book.current_page, k, mode)
+            response = self.search(book.id, query, book.current_page, k, mode, matter=matter)
             if response.results or response.warnings:
                 found.append((book, response))
         return found
@@ -218,7 +231,9 @@ class SearchBooksUseCase:
             return _Plan(mode, best.space, [note])
         return _Plan("hybrid" if mode == "auto" else mode, best.space)
 
-    def _semantic(self, book_id: str, plan: _Plan, query: str, page: int, k: int) -> list[ScoredChunk] | None:
+    def _semantic(
+        self, book_id: str, plan: _Plan, query: str, first: int, last: int, k: int
+    ) -> list[ScoredChunk] | None:
         """KNN hits, or None (with a warning) when the query cannot be embedded."""
         assert self.provider is not None and plan.space is not None
         try:
@@ -232,11 +247,13 @@ class SearchBooksUseCase:
                 f"embedded with {plan.space.dimension}; run `reader embed {book_id[:8]}`. Showing lexical results."
             )
             return None
-        return self.index.semantic(book_id, plan.space, vector, page, k)
+        return self.index.semantic(book_id, plan.space, vector, last, k, first)
 
-    def _correct(self, book_id: str, query: str, terms: list[str], page: int) -> tuple[str, list[str]] | None:
-        """Terms not in the visible text replaced by the closest visible word of the book, if any."""
-        missing = [t for t in terms if not self.index.visible_forms(book_id, t, page, 1)]
+    def _correct(
+        self, book_id: str, query: str, terms: list[str], first: int, last: int
+    ) -> tuple[str, list[str]] | None:
+        """Terms not in the searched text (pages first..last) replaced by the closest word in it, if any."""
+        missing = [t for t in terms if not self.index.visible_forms(book_id, t, last, 1, first_page=first)]
         if not missing:
             return None
         from rapidfuzz import fuzz, process
@@ -253,7 +270,7 @@ class SearchBooksUseCase:
             cutoff = 80.0 if len(term) <= 5 else 75.0
             candidates = process.extract(term, vocabulary, scorer=fuzz.ratio, score_cutoff=cutoff, limit=8)
             for candidate, _score, _ in candidates:
-                forms = self.index.visible_forms(book_id, candidate, page, 5, prefix=True)
+                forms = self.index.visible_forms(book_id, candidate, last, 5, prefix=True, first_page=first)
                 if forms:
                     form = min(forms, key=lambda f: (-fuzz.ratio(term, f.lower()), f != f.lower(), f))
                     corrected_terms[corrected_terms.index(term)] = form.lower()

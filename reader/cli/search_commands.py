@@ -30,6 +30,11 @@ def register(commands: Any) -> None:
         help="auto: hybrid when the book is embedded with the configured model, else lexical",
     )
     p.add_argument("--all-books", action="store_true", help="search every book, each up to its own page")
+    p.add_argument(
+        "--matter",
+        action="store_true",
+        help="search front and back matter too (a publisher's header, contents, a licence); default: the story",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per result")
     p.set_defaults(handler=search_command)
 
@@ -65,6 +70,7 @@ def _result_dict(book: Book, response: SearchResponse, result: SearchResult) -> 
         "mode": response.mode,
         "correction": response.correction or None,
         "retrievers": list(result.retrievers),
+        "matter": book.matter_at(result.start_page),
         "text": result.content,
     }
 
@@ -76,14 +82,17 @@ def search_command(args: argparse.Namespace, services: Services) -> int:
     if args.all_books:
         if args.book is not None:
             raise ReaderError("Give either BOOK or --all-books, not both.")
-        found = search.search_all_books(args.query, args.k, args.mode)
+        found = search.search_all_books(args.query, args.k, args.mode, matter=args.matter)
         if not services.books.list():
             raise ReaderError("The library is empty; import a book with `reader import PATH`.")
     else:
         if args.book is None:
             raise ReaderError('Name a book (`reader search BOOK "query"`) or use --all-books.')
         book = services.find_book(args.book)
-        found = [(book, search.search(book.id, args.query, book.current_page, args.k, args.mode))]
+        response = search.search(
+            book.id, args.query, book.current_page, args.k, args.mode, matter=args.matter
+        )
+        found = [(book, response)]
     color = sys.stdout.isatty()
     shown = 0
     for book, response in found:
@@ -101,7 +110,8 @@ def search_command(args: argparse.Namespace, services: Services) -> int:
                 json_line(_result_dict(book, response, result))
                 continue
             where = f"{book.title}, {result.page_citation}" if args.all_books else result.page_citation
-            print(f"[{where}]  ({response.mode}, score {result.score:.3f})")
+            matter = f", {kind} matter" if (kind := book.matter_at(result.start_page)) else ""
+            print(f"[{where}]  ({response.mode}, score {result.score:.3f}{matter})")
             print(f"    {highlighted(result.content, response.correction or args.query, color)}")
     if not shown and not args.json:
         horizon = (
@@ -110,6 +120,11 @@ def search_command(args: argparse.Namespace, services: Services) -> int:
             else f"p. {_label(services, found[0][0])} (your reading position)"
         )
         print(f"No passages up to {horizon} match '{clipped(args.query)}'.")
+        searched = services.books.list() if args.all_books else [book for book, _ in found]
+        if not args.matter and any(b.story_pages != range(1, b.page_count + 1) for b in searched):
+            print(
+                "Front and back matter (a publisher's header, a licence) were left out; --matter searches them."
+            )
     return 0
 
 

@@ -92,6 +92,11 @@ class Book:
     def story_last(self) -> int:
         return min(self.story_end or self.page_count, self.page_count)
 
+    @property
+    def story_pages(self) -> range:
+        """The story's pages, story_start to story_last."""
+        return range(self.story_start, self.story_last + 1)
+
     def matter_at(self, page: int) -> str | None:
         """"front" or "back" when `page` is front or back matter, None on a page of the story."""
         if page < self.story_start:

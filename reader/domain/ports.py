@@ -89,7 +89,7 @@ class SearchOutcome(Protocol):
 
 
 class BookSearcher(Protocol):
-    """Searches one book's pages up to `current_page` (the spoiler horizon)."""
+    """Searches one book's story pages up to `current_page` (the spoiler horizon); no front or back matter."""
 
     def search(
         self, book_id: str, query: str, current_page: int, k: int = 5, mode: str = "auto"
@@ -261,25 +261,32 @@ class VectorStore(Protocol):
 
 
 class SearchIndex(Protocol):
-    """Retrieval over stored chunks; every query is limited to chunks with end_page <= current_page."""
+    """Retrieval over stored chunks; every query is limited to chunks with end_page <= current_page and
+    (to leave front matter out) start_page >= first_page."""
 
     def lexical(
-        self, book_id: str, terms: Sequence[str], current_page: int, k: int
+        self, book_id: str, terms: Sequence[str], current_page: int, k: int, first_page: int = 1
     ) -> builtins.list[ScoredChunk]:
         """Full-text (bm25) matches of any of `terms` (each searched as a quoted phrase), best first."""
         ...
 
     def semantic(
-        self, book_id: str, space: EmbeddingSpace, vector: Sequence[float], current_page: int, k: int
+        self,
+        book_id: str,
+        space: EmbeddingSpace,
+        vector: Sequence[float],
+        current_page: int,
+        k: int,
+        first_page: int = 1,
     ) -> builtins.list[ScoredChunk]:
         """The k nearest chunks to `vector` in `space`, nearest first (score = cosine similarity)."""
         ...
 
     def summaries(
-        self, book_id: str, terms: Sequence[str], current_page: int, k: int
+        self, book_id: str, terms: Sequence[str], current_page: int, k: int, first_page: int = 1
     ) -> builtins.list[ScoredChunk]:
-        """Full-text (bm25) matches among the model-made summaries of pages up to current_page (`reader
-        enrich`), best first; each is cited as its page and its text says it is a summary."""
+        """Full-text (bm25) matches among the model-made summaries of pages first_page..current_page
+        (`reader enrich`), best first; each is cited as its page and its text says it is a summary."""
         ...
 
     def vocabulary(self, min_length: int, max_length: int) -> builtins.list[tuple[str, int]]:
@@ -287,9 +294,16 @@ class SearchIndex(Protocol):
         ...
 
     def visible_forms(
-        self, book_id: str, term: str, current_page: int, limit: int = 5, prefix: bool = False
+        self,
+        book_id: str,
+        term: str,
+        current_page: int,
+        limit: int = 5,
+        prefix: bool = False,
+        first_page: int = 1,
     ) -> builtins.list[str]:
-        """How `term` is written in the book's chunks up to current_page (empty when it is not there).
+        """How `term` is written in the book's chunks from first_page up to current_page (empty when it
+        is not there).
 
         With `prefix`, `term` is an indexed (stemmed) token from `vocabulary` and matches as a prefix.
         """

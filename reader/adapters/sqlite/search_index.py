@@ -1,4 +1,5 @@
-"""Retrieval in the library file: FTS5 bm25 and vec0 KNN, with the spoiler filter inside every query."""
+"""Retrieval in the library file: FTS5 bm25 and vec0 KNN, with the spoiler filter (and the story's first
+page, to leave front matter out) inside every query."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ FROM hits
 JOIN chunks c ON c.rowid = hits.rowid
 LEFT JOIN pages ps ON ps.book_id = c.book_id AND ps.number = c.start_page
 LEFT JOIN pages pe ON pe.book_id = c.book_id AND pe.number = c.end_page
-WHERE c.book_id = ? AND c.end_page <= ?
+WHERE c.book_id = ? AND c.end_page <= ? AND c.start_page >= ?
 ORDER BY hits.score DESC, c.chunk_index
 """
 
@@ -29,7 +30,7 @@ WITH hits AS (
     SELECT chunks_fts.rowid AS rowid, -bm25(chunks_fts) AS score
     FROM chunks_fts JOIN chunks ON chunks.rowid = chunks_fts.rowid
     WHERE chunks_fts MATCH ? AND chunks_fts.rowid BETWEEN ? AND ?
-      AND chunks.book_id = ? AND chunks.end_page <= ?
+      AND chunks.book_id = ? AND chunks.end_page <= ? AND chunks.start_page >= ?
     ORDER BY bm25(chunks_fts)
     LIMIT ?
 )"""
@@ -41,7 +42,7 @@ _SEMANTIC = (
 WITH hits AS (
     SELECT rowid, 1.0 - coalesce(distance, 2.0) AS score
     FROM {table}
-    WHERE embedding MATCH ? AND k = ? AND book_id = ? AND end_page <= ?
+    WHERE embedding MATCH ? AND k = ? AND book_id = ? AND end_page <= ? AND start_page >= ?
 )"""
     + _HIT_COLUMNS
 )
@@ -53,7 +54,7 @@ SELECT e.book_id, e.page, e.model, e.search_text, coalesce(p.label, CAST(e.page 
 FROM page_enrichments_fts
 JOIN page_enrichments e ON e.id = page_enrichments_fts.rowid
 LEFT JOIN pages p ON p.book_id = e.book_id AND p.number = e.page
-WHERE page_enrichments_fts MATCH ? AND e.book_id = ? AND e.page <= ?
+WHERE page_enrichments_fts MATCH ? AND e.book_id = ? AND e.page <= ? AND e.page >= ?
 ORDER BY bm25(page_enrichments_fts), e.page
 LIMIT ?
 """
@@ -101,49 +102,64 @@ class SqliteSearchIndex:
     def __init__(self, conn: Any) -> None:
         self.conn = conn
 
-    def _rowid_range(self, book_id: str, current_page: int) -> tuple[int, int] | None:
+    def _rowid_range(self, book_id: str, current_page: int, first_page: int) -> tuple[int, int] | None:
         row = self.conn.execute(
-            "SELECT min(rowid), max(rowid) FROM chunks WHERE book_id = ? AND end_page <= ?",
-            (book_id, current_page),
+            "SELECT min(rowid), max(rowid) FROM chunks WHERE book_id = ? AND end_page <= ? AND start_page >= ?",
+            (book_id, current_page, first_page),
         ).fetchone()
         return None if row is None or row[0] is None else (row[0], row[1])
 
     def lexical(
-        self, book_id: str, terms: Sequence[str], current_page: int, k: int
+        self, book_id: str, terms: Sequence[str], current_page: int, k: int, first_page: int = 1
     ) -> builtins.list[ScoredChunk]:
         """bm25-ranked chunks matching any term; the book's visible rowid range bounds the FTS scan."""
         expression = match_expression(terms)
-        span = self._rowid_range(book_id, current_page)
+        span = self._rowid_range(book_id, current_page, first_page)
         if not expression or span is None or k <= 0:
             return []
-        rows = self.conn.execute(
-            _LEXICAL, (expression, span[0], span[1], book_id, current_page, k, book_id, current_page)
-        ).fetchall()
+        pages = (book_id, current_page, first_page)
+        rows = self.conn.execute(_LEXICAL, (expression, span[0], span[1], *pages, k, *pages)).fetchall()
         return [_scored(row) for row in rows]
 
     def semantic(
-        self, book_id: str, space: EmbeddingSpace, vector: Sequence[float], current_page: int, k: int
+        self,
+        book_id: str,
+        space: EmbeddingSpace,
+        vector: Sequence[float],
+        current_page: int,
+        k: int,
+        first_page: int = 1,
     ) -> builtins.list[ScoredChunk]:
-        """KNN inside the book's partition with `end_page <= current_page` in the same query."""
-        if k <= 0 or current_page < 1:
+        """KNN inside the book's partition with `end_page <= current_page` and `start_page >= first_page`
+        in the same query (vec0 metadata columns: k rows that all pass the filter)."""
+        if k <= 0 or current_page < max(1, first_page):
             return []
         if len(vector) != space.dimension:
             raise ValueError(f"a {len(vector)}-dimensional query cannot search {space.dimension} dimensions")
         table = '"' + space.table.replace('"', '""') + '"'
         rows = self.conn.execute(
             _SEMANTIC.format(table=table),
-            (pack(vector), min(k, 4096), book_id, current_page, book_id, current_page),
+            (
+                pack(vector),
+                min(k, 4096),
+                book_id,
+                current_page,
+                first_page,
+                book_id,
+                current_page,
+                first_page,
+            ),
         ).fetchall()
         return [_scored(row) for row in rows]
 
     def summaries(
-        self, book_id: str, terms: Sequence[str], current_page: int, k: int
+        self, book_id: str, terms: Sequence[str], current_page: int, k: int, first_page: int = 1
     ) -> builtins.list[ScoredChunk]:
-        """bm25-ranked page summaries (from `reader enrich`) of pages up to `current_page`."""
+        """bm25-ranked page summaries (from `reader enrich`) of pages first_page..current_page."""
         expression = match_expression(terms)
-        if not expression or k <= 0 or current_page < 1:
+        if not expression or k <= 0 or current_page < max(1, first_page):
             return []
-        rows = self.conn.execute(_SUMMARIES, (expression, book_id, current_page, k)).fetchall()
+        rows = self.conn.execute(_SUMMARIES, (expression, book_id, current_page, first_page, k)).fetchall()
         return [
             ScoredChunk(
                 chunk_id=summary_chunk_id(row[0], row[1]),
@@ -166,7 +182,13 @@ class SqliteSearchIndex:
         return [(row[0], row[1]) for row in rows]
 
     def visible_forms(
-        self, book_id: str, term: str, current_page: int, limit: int = 5, prefix: bool = False
+        self,
+        book_id: str,
+        term: str,
+        current_page: int,
+        limit: int = 5,
+        prefix: bool = False,
+        first_page: int = 1,
     ) -> builtins.list[str]:
         """How `term` is written in up to `limit` visible chunks of the book (empty when it is absent).
 
@@ -175,15 +197,15 @@ class SqliteSearchIndex:
         expression = match_expression([term])
         if prefix and expression:
             expression += "*"
-        span = self._rowid_range(book_id, current_page)
+        span = self._rowid_range(book_id, current_page, first_page)
         if not expression or span is None:
             return []
         rows = self.conn.execute(
             "SELECT highlight(chunks_fts, 0, char(1), char(2)) FROM chunks_fts "
             "JOIN chunks ON chunks.rowid = chunks_fts.rowid "
             "WHERE chunks_fts MATCH ? AND chunks_fts.rowid BETWEEN ? AND ? "
-            "AND chunks.book_id = ? AND chunks.end_page <= ? LIMIT ?",
-            (expression, span[0], span[1], book_id, current_page, limit),
+            "AND chunks.book_id = ? AND chunks.end_page <= ? AND chunks.start_page >= ? LIMIT ?",
+            (expression, span[0], span[1], book_id, current_page, first_page, limit),
         ).fetchall()
         forms: dict[str, None] = {}
         for (marked,) in rows:
