@@ -14,7 +14,7 @@ from reader.app import knowledge_tools
 from reader.app.chunking import join_chunks
 from reader.app.knowledge_tools import KNOWLEDGE_TOOLS, BookKnowledge
 from reader.app.page_figures import figure_pages
-from reader.app.page_lookup import chapter_at, page_label, resolve_page
+from reader.app.page_lookup import page_chapter, page_label, resolve_page
 from reader.domain.chat import ToolDefinition, ToolHandler, ToolResult
 from reader.domain.errors import PageNotFoundError
 from reader.domain.models import Book, Chapter, Page
@@ -131,7 +131,7 @@ class BookTools:
 
     def _page(self, text: str) -> int:
         try:
-            return resolve_page(text, self.pages)
+            return resolve_page(text, self.pages, story=self.book.story_pages)
         except PageNotFoundError as error:
             raise ToolArgumentError(str(error)) from None
 
@@ -215,10 +215,13 @@ class BookTools:
         )
 
     def get_current_page(self, arguments: dict[str, Any]) -> ToolResult:
-        chapter = chapter_at(self.chapters, self.current_page)
+        chapter = page_chapter(self.book, self.chapters, self.current_page)
         where = f", in {chapter.title}" if chapter else ""
+        matter = self.book.matter_at(self.current_page)
+        outside = f", {matter} matter outside the story" if matter else ""
         return ToolResult(
-            f"The reader is on {self.horizon_text} (page {self.current_page} of {self.book.page_count}){where}."
+            f"The reader is on {self.horizon_text} (page {self.current_page} of {self.book.page_count}"
+            f"{outside}){where}."
         )
 
     def set_current_page(self, arguments: dict[str, Any]) -> ToolResult:

@@ -143,7 +143,7 @@ class ChatWithBookUseCase:
             self.books,
             self.chunks,
             self.searcher,
-            stated_pages(question, pages, chapters),
+            stated_pages(question, pages, chapters, story=book.story_pages, current_page=book.current_page),
             pages,
             chapters,
             self.page_files,

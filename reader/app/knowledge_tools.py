@@ -41,7 +41,11 @@ KNOWLEDGE_TOOLS: tuple[ToolDefinition, ...] = (
             "properties": {
                 "chapter": {
                     "type": "string",
-                    "description": 'A chapter number ("3"), a title, or "current" for the one the reader is in.',
+                    "description": (
+                        "The chapter's own number (\"3\" or \"III\" for Chapter 3; in a book of parts, "
+                        "the one in the reader's part), \"#3\" for the third entry of the contents, a "
+                        "title, or \"current\" for the one the reader is in."
+                    ),
                 }
             },
             "required": ["chapter"],

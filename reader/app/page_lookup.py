@@ -6,8 +6,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from reader.app.chapter_lookup import find_chapter
 from reader.app.chunking import join_chunks
-from reader.app.title_match import best_title
 from reader.domain.errors import PageNotFoundError
 from reader.domain.models import Book, Chapter, Page
 from reader.domain.ports import BookRepository, ChunkRepository
@@ -25,10 +25,8 @@ class PageText:
     page_count: int
     text: str
     chapter: Chapter | None
-
-    @property
-    def percent(self) -> int:
-        return round(100 * self.number / self.page_count) if self.page_count else 0
+    matter: str | None = None
+    """Whether the page is "front" or "back" matter; None on a page of the story."""
 
 
 def page_label(pages: Sequence[Page], number: int) -> str:
@@ -41,14 +39,26 @@ def page_label(pages: Sequence[Page], number: int) -> str:
     return str(number)
 
 
+def story_percent(book: Book, number: int) -> int:
+    """How much of the story (0-100) is read at page `number`: front matter 0, back matter 100."""
+    return round(100 * book.story_progress(number))
+
+
 def resolve_page(
-    text: str, pages: Sequence[Page], chapters: Sequence[Chapter] = (), *, allow_chapters: bool = False
+    text: str,
+    pages: Sequence[Page],
+    chapters: Sequence[Chapter] = (),
+    *,
+    allow_chapters: bool = False,
+    story: range | None = None,
+    current_page: int = 0,
 ) -> int:
     """Turn what the user typed into a 1-based page number.
 
     Accepts a printed label ("iv", "57"), an index ("#57", or a plain number in a book whose labels
-    are not numbers), a
-    percentage ("45%") and, with allow_chapters, a chapter title matched fuzzily.
+    are not numbers), a percentage of the story's pages `story` (default: all pages; "45%", the page
+    `story_percent` shows as 45%) and, with allow_chapters, a chapter (`find_chapter`: "Chapter 3",
+    "III" or a title; a bare chapter number prefers the part holding `current_page`).
 
     Raises:
         PageNotFoundError: with a one-line message saying what the book has.
@@ -61,7 +71,8 @@ def resolve_page(
         percent = float(match.group(1))
         if not 0 <= percent <= 100:
             raise PageNotFoundError(f"{query}: a percentage must be between 0% and 100%.")
-        return max(1, min(count, round(count * percent / 100) or 1))
+        span = story if story is not None and len(story) else range(1, count + 1)
+        return max(span.start, min(span[-1], span.start - 1 + round(len(span) * percent / 100)))
     if match := _INDEX.match(query):
         return _check_index(int(match.group(1)), pages)
     lowered = query.lower()
@@ -77,10 +88,8 @@ def resolve_page(
             f"No page labelled {query}; the printed pages run from {first} to {last}"
             f" (type #{query} to count pages from the first)."
         )
-    if allow_chapters and chapters:
-        best = best_title(query, {c.index: c.title for c in chapters})
-        if best is not None:
-            return next(c.start_page for c in chapters if c.index == best)
+    if allow_chapters and chapters and (choice := find_chapter(query, chapters, current_page)) is not None:
+        return choice.chapter.start_page
     first, last = (pages[0].label, pages[-1].label) if pages else ("1", "1")
     raise PageNotFoundError(
         f"No page '{query}' in this book; its pages run from {first} to {last} ({count} pages)."
@@ -104,6 +113,15 @@ def chapter_at(chapters: Sequence[Chapter], number: int) -> Chapter | None:
     return found
 
 
+def page_chapter(book: Book, chapters: Sequence[Chapter], number: int) -> Chapter | None:
+    """The chapter page `number` is in; on front or back matter only an entry that starts there
+    (a licence page is not in the story's last chapter, though that chapter's range reaches it)."""
+    chapter = chapter_at(chapters, number)
+    if chapter is not None and book.matter_at(number) and not book.matter_at(chapter.start_page):
+        return None
+    return chapter
+
+
 class PageLookup:
     """Page text for the viewer, `search-page` and read_pages, built on get_by_page_range."""
 
@@ -120,7 +138,12 @@ class PageLookup:
             )
         text = join_chunks(self.chunks.get_by_page_range(book.id, number, number))
         return PageText(
-            number, page_label(pages, number), book.page_count, text, chapter_at(chapters, number)
+            number,
+            page_label(pages, number),
+            book.page_count,
+            text,
+            page_chapter(book, chapters, number),
+            book.matter_at(number),
         )
 
     def range_text(self, book_id: str, start_page: int, end_page: int) -> str:

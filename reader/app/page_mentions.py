@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from reader.app.chapter_lookup import CHAPTER, number_value, numbered_chapter
 from reader.app.page_lookup import resolve_page
 from reader.domain.chat import Citation
 from reader.domain.errors import PageNotFoundError
@@ -16,50 +17,12 @@ _PAGE_MENTION = re.compile(
 )
 _PERCENT_MENTION = re.compile(r"\b(\d{1,3}(?:\.\d+)?)\s*%")
 _CHAPTER_MENTION = re.compile(r"\bchapter\s+([0-9]+|[ivxlcdm]+\b|[a-z]+)", re.IGNORECASE)
-_WORD_NUMBERS = {
-    word: number
-    for number, word in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-        "sixteen seventeen eighteen nineteen twenty".split()
-    )
-}
-_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _CITATION = re.compile(r"\[(pp?)\.\s*([^\[\]\(\)]{1,40}?)\](?!\()")
 
 
-def _roman(text: str) -> int | None:
-    values = [_ROMAN.get(ch) for ch in text.lower()]
-    if not values or None in values:
-        return None
-    total = 0
-    for value, following in zip(values, [*values[1:], 0], strict=True):
-        assert value is not None and following is not None
-        total += -value if value < following else value
-    return total
-
-
-def _chapter_number(token: str) -> int | None:
-    token = token.lower()
-    if token.isdigit():
-        return int(token)
-    return _WORD_NUMBERS.get(token) or _roman(token)
-
-
-def _chapter_pages(number: int, chapters: Sequence[Chapter]) -> range | None:
-    """The pages of the reader's "chapter N": a title saying so, else the N-th top-level entry."""
-    pattern = re.compile(rf"^\s*(chapter\s+)?0*{number}\b", re.IGNORECASE)
-    for chapter in chapters:
-        if pattern.match(chapter.title):
-            return range(chapter.start_page, chapter.end_page + 1)
-    top = [c for c in chapters if c.level == min((c.level for c in chapters), default=0)]
-    if 1 <= number <= len(top):
-        return range(top[number - 1].start_page, top[number - 1].end_page + 1)
-    return None
-
-
-def _resolve(token: str, pages: Sequence[Page]) -> int | None:
+def _resolve(token: str, pages: Sequence[Page], story: range | None = None) -> int | None:
     try:
-        return resolve_page(token, pages)
+        return resolve_page(token, pages, story=story)
     except PageNotFoundError:
         return None
 
@@ -91,10 +54,10 @@ _FINISHED = re.compile(r"\b(?:finished|done\s+with|read)\b", re.IGNORECASE)
 
 
 def _mentions(
-    text: str, pages: Sequence[Page], chapters: Sequence[Chapter]
+    text: str, pages: Sequence[Page], chapters: Sequence[Chapter], story: range | None, current_page: int
 ) -> list[tuple[int, set[int], bool]]:
-    """Each page, range, percentage or chapter mention: where it starts in `text`, its pages, and
-    whether it is a chapter."""
+    """Each page, range, percentage (of the story) or chapter mention: where it starts in `text`, its
+    pages, and whether it is a chapter (its own number, in the reader's part: `numbered_chapter`)."""
     found: list[tuple[int, set[int], bool]] = []
     for match in _PAGE_MENTION.finditer(text):
         first = _resolve(match.group(1), pages)
@@ -104,25 +67,36 @@ def _mentions(
         else:
             found.append((match.start(), {n for n in (first, last) if n is not None}, False))
     for match in _PERCENT_MENTION.finditer(text):
-        if (number := _resolve(f"{match.group(1)}%", pages)) is not None:
+        if (number := _resolve(f"{match.group(1)}%", pages, story)) is not None:
             found.append((match.start(), {number}, False))
     for match in _CHAPTER_MENTION.finditer(text):
-        number = _chapter_number(match.group(1))
-        if number is not None and (span := _chapter_pages(number, chapters)) is not None:
-            found.append((match.start(), set(span), True))
+        number = number_value(match.group(1))
+        if number is not None and (choice := numbered_chapter(CHAPTER, number, chapters, current_page)):
+            found.append(
+                (match.start(), set(range(choice.chapter.start_page, choice.chapter.end_page + 1)), True)
+            )
     return found
 
 
-def stated_pages(text: str, pages: Sequence[Page], chapters: Sequence[Chapter] = ()) -> set[int]:
-    """The pages the reader says they are at ("I'm on page 57", "I just finished chapter 3").
+def stated_pages(
+    text: str,
+    pages: Sequence[Page],
+    chapters: Sequence[Chapter] = (),
+    *,
+    story: range | None = None,
+    current_page: int = 0,
+) -> set[int]:
+    """The pages the reader says they are at ("I'm on page 57", "I just finished chapter 3", "I'm 40%
+    through": a share of the `story` pages).
 
     A page merely asked about ("what happens on page 80?") is not one of them: only these may move
-    the reading position forward.
+    the reading position forward. A chapter number is the chapter's own ("Chapter 3"), in the part
+    holding `current_page` when several parts have one.
     """
     cues = [(m.end(), _CUE_GAP, bool(_FINISHED.search(m.group()))) for m in _POSITION_CUE.finditer(text)]
     cues += [(m.end(), _NO_GAP, False) for m in _BARE_CUE.finditer(text)]
     stated: set[int] = set()
-    for start, numbers, chapter in _mentions(text, pages, chapters):
+    for start, numbers, chapter in _mentions(text, pages, chapters, story, current_page):
         for end, gap, finished in cues:
             if end <= start and gap.match(text[end:start]):
                 stated |= numbers if finished or not chapter or not numbers else {min(numbers)}

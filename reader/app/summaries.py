@@ -14,14 +14,14 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from reader.app.chapter_lookup import asked_number, contents_index, find_chapter, no_chapter
 from reader.app.chunking import join_chunks
 from reader.app.extractive_summary import central_sentences, sentence_count
 from reader.app.page_lookup import page_label
-from reader.app.title_match import best_title
 from reader.domain.chat_model import ChatModelError, ModelReply
 from reader.domain.errors import ReaderError
 from reader.domain.knowledge import Recap, SectionSummary
-from reader.domain.models import Chapter, Chunk, Page
+from reader.domain.models import Book, Chapter, Chunk, Page
 from reader.domain.ports import (
     BookRepository,
     ChatModel,
@@ -39,6 +39,8 @@ MAP_CHARS = 8_000
 """Text sent to the model in one map call."""
 SECTION_PAGES = 10
 """Pages per section of a book without a table of contents."""
+OPENING = "Opening pages"
+"""The section of the story's pages before its first chapter."""
 
 _CITATION = re.compile(r"\s*\[(pp?)\.\s*([^\[\]]{1,40}?)\]")
 
@@ -67,10 +69,14 @@ class Section:
     title: str
     start_page: int
     end_page: int
+    entry: int | None = None
+    """The contents entry (Chapter.index) it is; None for the opening pages and page runs."""
+    nested: bool = False
+    """A chapter inside a part (`index` is its entry), summarised alone when asked for by name."""
 
     @property
     def scope(self) -> str:
-        return f"chapter:{self.index}"
+        return f"entry:{self.index}" if self.nested else f"chapter:{self.index}"
 
 
 @dataclass(frozen=True)
@@ -83,31 +89,43 @@ class ChapterResult:
     def heading(self, pages: Sequence[Page]) -> str:
         s = self.summary
         upto = " so far" if s.partial else ""
-        span = page_label(pages, s.start_page)
+        span = f"p. {page_label(pages, s.start_page)}"
         if s.end_page != s.start_page:
-            span = f"{span}-{page_label(pages, s.end_page)}"
-        return f"{s.title} (pp. {span}{upto})"
+            span = f"p{span}-{page_label(pages, s.end_page)}"
+        return f"{s.title} ({span}{upto})"
 
 
-def sections_of(chapters: Sequence[Chapter], page_count: int) -> list[Section]:
-    """The top-level chapters, with the pages before the first as an opening section; or 10-page runs."""
+def sections_of(
+    chapters: Sequence[Chapter], page_count: int, first: int = 1, last: int | None = None
+) -> list[Section]:
+    """The top-level chapters within the story's pages `first`..`last` (default: every page), clamped to
+    them, with the story's pages before the first chapter as an opening section; or 10-page runs.
+
+    A chapter wholly in front or back matter (a contents entry, a licence) is no section; the story's
+    pages of an entry that starts in the front matter are the opening section."""
+    last = page_count if last is None else min(last, page_count)
     if chapters:
         level = min(c.level for c in chapters)
-        top = [c for c in chapters if c.level == level]
+        top = [c for c in chapters if c.level == level and c.start_page <= last and c.end_page >= first]
         found: list[Section] = []
-        if top[0].start_page > 1:
-            found.append(Section(0, "Opening pages", 1, top[0].start_page - 1))
+        if top and top[0].start_page > first:
+            found.append(Section(0, OPENING, first, top[0].start_page - 1))
         for chapter in top:
-            found.append(Section(len(found), chapter.title, chapter.start_page, chapter.end_page))
-        return found
+            start, end = max(first, chapter.start_page), min(last, chapter.end_page)
+            if chapter.start_page < first:  # an entry of the front matter (contents) reaching into the story
+                found.append(Section(len(found), OPENING, start, end))
+            else:
+                found.append(Section(len(found), chapter.title, start, end, chapter.index))
+        if found:
+            return found
     return [
         Section(
             i,
-            f"Pages {start}-{min(page_count, start + SECTION_PAGES - 1)}",
+            f"Pages {start}-{min(last, start + SECTION_PAGES - 1)}",
             start,
-            min(page_count, start + SECTION_PAGES - 1),
+            min(last, start + SECTION_PAGES - 1),
         )
-        for i, start in enumerate(range(1, page_count + 1, SECTION_PAGES))
+        for i, start in enumerate(range(first, last + 1, SECTION_PAGES))
     ]
 
 
@@ -131,14 +149,14 @@ def complete(model: ChatModel, system: str, user: str) -> str:
     return reply.content.strip()
 
 
-def keep_visible_citations(text: str, pages: Sequence[Page], horizon: int) -> str:
-    """`text` without citations of pages after `horizon` (a model may invent them)."""
+def keep_visible_citations(text: str, pages: Sequence[Page], horizon: int, first: int = 1) -> str:
+    """`text` without citations of pages after `horizon` or before `first` (a model may invent them)."""
     numbers = {p.label: p.number for p in pages}
 
     def check(match: re.Match[str]) -> str:
-        first = re.split(r"\s*[-–,]\s*", match.group(2).strip(), maxsplit=1)[0]
-        number = numbers.get(first, int(first) if first.isdigit() else None)
-        return match.group() if number is not None and number <= horizon else ""
+        cited = re.split(r"\s*[-–,]\s*", match.group(2).strip(), maxsplit=1)[0]
+        number = numbers.get(cited, int(cited) if cited.isdigit() else None)
+        return match.group() if number is not None and first <= number <= horizon else ""
 
     return _CITATION.sub(check, text)
 
@@ -184,64 +202,86 @@ class SummariesUseCase:
     def model_name(self) -> str:
         return self.model.name if self.model is not None else EXTRACTIVE
 
-    def sections(self, book_id: str, current_page: int) -> list[Section]:
-        """The sections that start by `current_page`."""
+    def _book(self, book_id: str) -> Book:
         book = self.books.get(book_id)
         if book is None:
             raise ReaderError(f"No book with id {book_id} in the library.")
-        return [
-            s
-            for s in sections_of(self.books.chapters(book_id), book.page_count)
-            if s.start_page <= current_page
-        ]
+        return book
 
-    def find_section(self, book_id: str, query: str, current_page: int) -> Section:
-        """The section `query` names: "current", a number (1 = the first chapter) or a title (fuzzy).
+    def _every_section(self, book: Book) -> list[Section]:
+        return sections_of(self.books.chapters(book.id), book.page_count, book.story_start, book.story_last)
+
+    def sections(self, book_id: str, current_page: int) -> list[Section]:
+        """The sections of the story that start by `current_page` (front and back matter are none)."""
+        book = self._book(book_id)
+        return [s for s in self._every_section(book) if s.start_page <= current_page]
+
+    def find_section(self, book_id: str, query: str, current_page: int) -> tuple[Section, str]:
+        """The section `query` names and a note on how it was chosen (`find_chapter`): "current", the
+        chapter's own number ("3", "III", "Chapter 3"), "#N" for the N-th contents entry, or a title.
 
         Raises:
-            ReaderError: when nothing matches or the chapter starts after `current_page`.
+            ReaderError: when nothing matches, the chapter is front or back matter, or it starts after
+            `current_page`.
         """
-        book = self.books.get(book_id)
-        if book is None:
-            raise ReaderError(f"No book with id {book_id} in the library.")
-        every = sections_of(self.books.chapters(book_id), book.page_count)
+        book = self._book(book_id)
+        every = self._every_section(book)
         visible = [s for s in every if s.start_page <= current_page]
-        wanted = query.strip().lower().removeprefix("chapter").strip()
-        if wanted in ("", "current", "this", "this chapter"):
-            return visible[-1]
-        numbered = [s for s in every if s.title != "Opening pages"]
-        if wanted.isdigit():
-            number = int(wanted)
-            if not 1 <= number <= len(numbered):
-                raise ReaderError(f"There is no chapter {number}; the book has {len(numbered)}.")
-            section = numbered[number - 1]
-            if section.start_page > current_page:
-                raise ReaderError(
-                    f"Chapter {number} starts after the reader's position; it cannot be summarised yet."
-                )
-            return section
-        best = best_title(query, {s.index: s.title for s in visible})
-        if best is None:
-            raise ReaderError(f"No chapter up to the reader's position matches '{query}'.")
-        return next(s for s in visible if s.index == best)
+        wanted = query.strip().lower()
+        if wanted in ("", "current", "this", "this chapter", "chapter", "current chapter"):
+            if not visible:
+                raise ReaderError(self._before_story(book, self.books.pages(book_id)))
+            return visible[-1], ""
+        chapters = self.books.chapters(book_id)
+        choice = find_chapter(query, chapters, current_page, titles_until=current_page)
+        if choice is None:
+            if asked_number(query) is None and contents_index(query) is None:
+                raise ReaderError(f"No chapter up to the reader's position matches '{query}'.")
+            raise ReaderError(no_chapter(query, chapters))
+        chapter = choice.chapter
+        if chapter.start_page > current_page:  # named by number: its title may be a spoiler
+            asked = asked_number(query)
+            named = (
+                f"{asked[0].capitalize()} {asked[1]}" if asked else f"Entry {query.strip()} of the contents"
+            )
+            raise ReaderError(f"{named} starts after the reader's position; it cannot be summarised yet.")
+        if (matter := book.matter_at(chapter.start_page)) and book.matter_at(chapter.end_page) == matter:
+            raise ReaderError(f"{chapter.title} is {matter} matter, not the story; it has no summary.")
+        section = next((s for s in every if s.entry == chapter.index), None)
+        if section is None:  # a chapter inside a part
+            start = max(chapter.start_page, book.story_start)
+            section = Section(
+                chapter.index, chapter.title, start, min(chapter.end_page, book.story_last), nested=True
+            )
+        return section, choice.note
+
+    @staticmethod
+    def _before_story(book: Book, pages: Sequence[Page]) -> str:
+        return (
+            f"The reader is still in the front matter; the story starts on p. "
+            f"{page_label(pages, book.story_start)}, so there is nothing to summarise yet."
+        )
 
     def chapter_summary(
         self, book_id: str, query: str, current_page: int, progress: ProgressCallback | None = None
     ) -> ChapterResult:
         """One chapter's summary up to `current_page`."""
-        section = self.find_section(book_id, query, current_page)
+        section, note = self.find_section(book_id, query, current_page)
         pages = self.books.pages(book_id)
         work = _Work(1, progress)
         summary = self._summarise(book_id, section, current_page, pages, work)
-        return ChapterResult(summary, tuple(work.notes))
+        return ChapterResult(summary, (note, *work.notes) if note else tuple(work.notes))
 
     def story_so_far(
         self, book_id: str, current_page: int, progress: ProgressCallback | None = None
     ) -> Recap:
-        """The recap of the book up to `current_page`, composed from its chapter summaries."""
-        sections = self.sections(book_id, current_page)
+        """The recap of the story up to `current_page`, composed from its chapter summaries."""
+        book = self._book(book_id)
+        sections = [s for s in self._every_section(book) if s.start_page <= current_page]
         pages = self.books.pages(book_id)
         work = _Work(len(sections) + (1 if self.model is not None else 0), progress)
+        if not sections:
+            work.notes.append(self._before_story(book, pages))
         summaries = [self._summarise(book_id, s, current_page, pages, work) for s in sections]
         composed = "\n\n".join(f"{s.title}\n{s.text}" for s in summaries if s.text)
         model = summaries[0].model if summaries else self.model_name
@@ -260,7 +300,9 @@ class SummariesUseCase:
             work.step()
             return Recap(current_page, cached, tuple(summaries), model, tuple(work.notes), cached=True)
         try:
-            text = keep_visible_citations(complete(self.model, RECAP_PROMPT, composed), pages, current_page)
+            horizon = min(current_page, book.story_last)
+            text = complete(self.model, RECAP_PROMPT, composed)
+            text = keep_visible_citations(text, pages, horizon, book.story_start)
         except ChatModelError as error:
             work.notes.append(
                 f"The model could not write the recap ({error}); showing the chapter summaries."
@@ -298,7 +340,7 @@ class SummariesUseCase:
         text = ""
         if model != EXTRACTIVE and self.model is not None:
             try:
-                text = self._map_reduce(self.model, by_page, pages, current_page)
+                text = self._map_reduce(self.model, by_page, pages, section.start_page, end)
             except ChatModelError as error:
                 work.notes.append(f"The model failed ({error}); these summaries are extractive.")
                 model, version = EXTRACTIVE, EXTRACTIVE_VERSION
@@ -340,8 +382,9 @@ class SummariesUseCase:
 
     @staticmethod
     def _map_reduce(
-        model: ChatModel, by_page: Sequence[tuple[int, str]], pages: Sequence[Page], current_page: int
+        model: ChatModel, by_page: Sequence[tuple[int, str]], pages: Sequence[Page], first: int, last: int
     ) -> str:
+        """The model's summary of the pages in `by_page`, citing only pages `first`..`last`."""
         parts: list[str] = []
         current = ""
         for page, text in by_page:
@@ -354,4 +397,4 @@ class SummariesUseCase:
             parts.append(current)
         partials = [complete(model, MAP_PROMPT, part) for part in parts]
         summary = partials[0] if len(partials) == 1 else complete(model, REDUCE_PROMPT, "\n\n".join(partials))
-        return keep_visible_citations(summary, pages, current_page)
+        return keep_visible_citations(summary, pages, last, first)

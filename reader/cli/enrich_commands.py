@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from reader.app.enrich_pages import PageResult, parse_page_range
 from reader.app.page_lookup import page_label, resolve_page
 from reader.cli.output import ProgressLine, json_line
 from reader.domain.errors import ReaderError
+from reader.domain.models import Page
 
 if TYPE_CHECKING:
     from reader.services import Services
@@ -34,7 +36,12 @@ def enrich_command(args: argparse.Namespace, services: Services) -> int:
     if args.failures:
         return _show_failures(services, book.id, args.json)
     pages = services.books.pages(book.id)
-    start, end = parse_page_range(args.pages, pages, resolve_page) if args.pages else (1, book.page_count)
+    story = book.story_pages
+
+    def resolve(text: str, pages: Sequence[Page]) -> int:
+        return resolve_page(text, pages, story=story)
+
+    start, end = parse_page_range(args.pages, pages, resolve) if args.pages else (1, book.page_count)
     enrich = services.enrich
     progress = ProgressLine()
     total = end - start + 1

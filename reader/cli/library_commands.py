@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from reader.app.book_lookup import describe
-from reader.app.page_lookup import page_label, resolve_page
+from reader.app.page_lookup import page_label, resolve_page, story_percent
 from reader.cli.output import ProgressLine, error_line, json_line
-from reader.domain.models import Book
+from reader.domain.models import Book, Page
 from reader.services import SAMPLE_BOOK, Services
 
 
@@ -70,6 +71,9 @@ def book_dict(book: Book) -> dict[str, Any]:
         "format": book.format,
         "pages": book.page_count,
         "current_page": book.current_page,
+        "story_start": book.story_start,
+        "story_end": book.story_last,
+        "progress": story_percent(book, book.current_page),
         "pagination": book.pagination,
         "source_path": book.source_path,
         "imported_at": book.imported_at,
@@ -150,7 +154,7 @@ def list_command(args: argparse.Namespace, services: Services) -> int:
         print("The library is empty. Import a book with `reader import PATH`, or try `reader demo`.")
         return 0
     for book in books:
-        progress = round(100 * book.current_page / book.page_count) if book.page_count else 0
+        progress = story_percent(book, book.current_page)
         author = f" — {book.author}" if book.author else ""
         pages = f"{book.page_count} page{'s' * (book.page_count != 1)}"
         print(f"{book.short_id}  {book.title}{author}  ({pages}, at {progress}%)")
@@ -193,8 +197,12 @@ def print_book_details(book: Book, services: Services) -> None:
         print(f"  encoding  {book.encoding}")
     print(f"  chapters  {len(services.books.chapters(book.id))}")
     print(
-        f"  position  page {page_label(pages, book.current_page)} (#{book.current_page} of {book.page_count})"
+        f"  position  page {page_label(pages, book.current_page)} (#{book.current_page} of {book.page_count}), "
+        f"{story_percent(book, book.current_page)}% of the story"
+        + (f" ({matter} matter)" if (matter := book.matter_at(book.current_page)) else "")
     )
+    if book.story_pages != range(1, book.page_count + 1):
+        print(f"  story     pages {story_span(book, pages)}; {matter_span(book, pages)}")
     figures = [p.label for p in pages if p.has_figures]
     if figures:
         shown = ", ".join(figures[:8]) + (", ..." if len(figures) > 8 else "")
@@ -206,6 +214,23 @@ def print_book_details(book: Book, services: Services) -> None:
     print(f"  file      {book.source_path}")
     for warning in book.warnings:
         print(f"  warning   {warning}")
+
+
+def story_span(book: Book, pages: Sequence[Page]) -> str:
+    """The story's pages as labels, e.g. "1-230"."""
+    return f"{page_label(pages, book.story_start)}-{page_label(pages, book.story_last)}"
+
+
+def matter_span(book: Book, pages: Sequence[Page]) -> str:
+    """Where the front and back matter are, e.g. "front matter 1-3, back matter 231-240"."""
+    parts = []
+    if book.story_start > 1:
+        parts.append(f"front matter {page_label(pages, 1)}-{page_label(pages, book.story_start - 1)}")
+    if book.story_last < book.page_count:
+        parts.append(
+            f"back matter {page_label(pages, book.story_last + 1)}-{page_label(pages, book.page_count)}"
+        )
+    return ", ".join(parts)
 
 
 def toc_command(args: argparse.Namespace, services: Services) -> int:
@@ -224,10 +249,12 @@ def toc_command(args: argparse.Namespace, services: Services) -> int:
                     "end_page": chapter.end_page,
                     "start_label": start,
                     "end_label": end,
+                    "matter": book.matter_at(chapter.start_page),
                 }
             )
         else:
-            print(f"{'  ' * chapter.level}{chapter.title} .... {start}")
+            matter = f"  ({where} matter)" if (where := book.matter_at(chapter.start_page)) else ""
+            print(f"{'  ' * chapter.level}{chapter.title} .... {start}{matter}")
     if not chapters and not args.json:
         print(f"{book.title} has no table of contents.")
     return 0
@@ -235,7 +262,7 @@ def toc_command(args: argparse.Namespace, services: Services) -> int:
 
 def search_page_command(args: argparse.Namespace, services: Services) -> int:
     book = services.find_book(args.book)
-    number = resolve_page(args.page, services.books.pages(book.id))
+    number = resolve_page(args.page, services.books.pages(book.id), story=book.story_pages)
     page = services.pages.page_text(book, number)
     if args.json:
         json_line(
@@ -244,6 +271,7 @@ def search_page_command(args: argparse.Namespace, services: Services) -> int:
                 "page": page.number,
                 "label": page.label,
                 "chapter": page.chapter.title if page.chapter else None,
+                "matter": page.matter,
                 "text": page.text,
             }
         )
@@ -255,10 +283,12 @@ def search_page_command(args: argparse.Namespace, services: Services) -> int:
 def set_page_command(args: argparse.Namespace, services: Services) -> int:
     book = services.find_book(args.book)
     pages = services.books.pages(book.id)
-    number = resolve_page(args.page, pages)
+    number = resolve_page(args.page, pages, story=book.story_pages)
     services.books.set_current_page(book.id, number)
+    matter = f", {where} matter" if (where := book.matter_at(number)) else ""
     print(
-        f"{book.title}: reading position set to page {page_label(pages, number)} (#{number} of {book.page_count})."
+        f"{book.title}: reading position set to page {page_label(pages, number)} (#{number} of {book.page_count}"
+        f"{matter}), {story_percent(book, number)}% of the story."
     )
     return 0
 

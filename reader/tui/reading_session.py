@@ -6,7 +6,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reader.app.page_lookup import chapter_at, page_label, resolve_page
+from reader.app.page_lookup import page_chapter, page_label, resolve_page, story_percent
 from reader.domain.models import FIGURE_IMPORTANCE, Book, Chapter, Page
 
 FAR_AHEAD = 5
@@ -39,7 +39,13 @@ class ShownPage:
 
     @property
     def percent(self) -> int:
-        return round(100 * self.number / self.page_count) if self.page_count else 0
+        """How much of the story is read at this page: front matter 0, back matter 100."""
+        return story_percent(self.book, self.number)
+
+    @property
+    def matter(self) -> str | None:
+        """Whether the page is "front" or "back" matter; None on a page of the story."""
+        return self.book.matter_at(self.number)
 
 
 class ReadingSession:
@@ -93,7 +99,7 @@ class ReadingSession:
             number,
             self.label(number),
             self.text(number),
-            chapter_at(self.chapters, number),
+            page_chapter(self.book, self.chapters, number),
             self.horizon,
             self.label(self.horizon),
             self.visual_importance(number),
@@ -105,8 +111,15 @@ class ReadingSession:
         return 1
 
     def resolve(self, typed: str) -> int:
-        """A page from a label, "#N", "45%" or a chapter name; PageNotFoundError otherwise."""
-        return resolve_page(typed, self.pages, self.chapters, allow_chapters=True)
+        """A page from a label, "#N", "45%" (of the story) or a chapter; PageNotFoundError otherwise."""
+        return resolve_page(
+            typed,
+            self.pages,
+            self.chapters,
+            allow_chapters=True,
+            story=self.book.story_pages,
+            current_page=self.number,
+        )
 
     def next_chapter_start(self, number: int) -> int | None:
         """The first page of the next chapter after page `number`."""

@@ -9,6 +9,7 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from reader.app.page_lookup import story_percent
 from reader.domain.enrichment import EnrichmentStatus
 from reader.domain.models import Book
 
@@ -44,13 +45,13 @@ def book_prompt(
     enrichment: EnrichmentStatus | None = None,
 ) -> Content:
     """Two lines for one book (three when it has been enriched)."""
-    percent = round(100 * book.current_page / book.page_count) if book.page_count else 0
+    percent = story_percent(book, book.current_page)
     marker = ("▸ ", "bold $accent") if is_open else ("  ", "")
     title = Content.assemble(marker, (book.title, "bold"))
     author = Content.assemble("  ", (book.author or "unknown author", "$text-muted"))
     progress = Content.assemble(
         "  ",
-        (progress_bar(book.current_page, book.page_count), "$primary"),
+        (progress_bar(percent, 100), "$primary"),
         f" {percent}%",
         (f" · {index_state(models, busy)}", "$text-muted"),
     )

@@ -1,5 +1,5 @@
-"""The line above the page: title and chapter on the left, page label, index and percent on the right,
-fitted to the width the page pane has."""
+"""The line above the page: title and chapter on the left, page label, index and percent of the story
+on the right (and "front matter" / "back matter" outside it), fitted to the width the page pane has."""
 
 from __future__ import annotations
 
@@ -13,6 +13,9 @@ from reader.tui.reading_session import ShownPage
 
 FIGURE_MARKER = "▣ figures"
 """Shown in the header on a page whose meaning is largely in its figures (visual importance 3-5)."""
+
+MATTER_MARKERS = {"front": "front matter", "back": "back matter"}
+"""Shown in the header on a page before or after the story (a publisher's header, a licence)."""
 
 GAP = 2
 """Blank cells between the title and the position."""
@@ -33,6 +36,8 @@ DASH = " — "
 def position_parts(page: ShownPage) -> list[Part]:
     """The position of `page` in display order; the least important parts have the highest rank."""
     parts = []
+    if page.matter:
+        parts.append(Part(MATTER_MARKERS[page.matter], 2))
     if page.has_figures:
         parts.append(Part(FIGURE_MARKER, 2))
     parts += [
