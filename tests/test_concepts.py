@@ -235,3 +235,47 @@ def test_a_book_imported_before_concept_maps_is_told_to_reindex(capsys: pytest.C
     assert main(["reindex"]) == 0
     capsys.readouterr()
     assert main(["xray", "gull"]) == 0 and "Imogen Vale" in capsys.readouterr().out
+
+
+def _novel_pages() -> list[str]:
+    """A made-up novel in 12 pages whose names test the rules below, each name used often enough."""
+    page = (
+        "Count Dracula met Jonathan Harker at Castle Dracula. The Count smiled, and Dracula "
+        "said nothing. Jonathan Harker wrote in his diary that night. "
+        "Anna Pávlovna Schérer gave a party, and Anna Pávlovna greeted the guests herself. "
+        "They found Hildesheim in his office. Hildesheim cleared the box at once, and the clerk went "
+        "to Hildesheim again. Mary Ann Smith and Mary Ann Jones arrived; Mary Ann sat down.\n\n"
+        "That evening Jonathan read from Harker's Journal, for a journal keeps what a journal must. "
+        "They walked to Whitby and on to Whitby again.\n\n"
+    )
+    return [page + "Count de Ville was another name."] + [page] * 11
+
+
+def test_titles_places_possessives_and_leading_names_follow_what_names_mean() -> None:
+    concepts = {c.name: c for c in build_concept_map(_novel_pages())}
+    names = {c.name: {a.text for a in c.aliases} for c in concepts.values()}
+    dracula = next(c for c in concepts.values() if "Dracula" in {a.text for a in c.aliases})
+    # "Castle Dracula" is a place and never makes the bare name ambiguous; "the Count" is the one
+    # established count (Count de Ville is named once) and never the name shown
+    assert {"Dracula", "Count Dracula", "the Count"} <= {a.text for a in dracula.aliases}
+    assert dracula.kind == "person" and dracula.name != "the Count"
+    assert concepts["Castle Dracula"].kind == "place"
+    # a name that begins exactly one longer full name is that person; one beginning two names is neither
+    assert {"Anna Pávlovna", "Anna Pávlovna Schérer"} <= next(a for a in names.values() if "Anna Pávlovna" in a)
+    assert not any("Mary Ann" in a and ("Mary Ann Smith" in a or "Mary Ann Jones" in a) for a in names.values())
+    # "Harker's Journal" names Harker's journal, not a person called that
+    assert not any("Journal" in alias for aliases in names.values() for alias in aliases)
+    # "to Hildesheim" is not enough to make a place of someone found "in his office" who acts
+    assert concepts["Hildesheim"].kind == "person"
+    assert concepts["Whitby"].kind == "place"
+
+
+def test_appears_with_lists_people_places_and_named_terms_never_plain_words() -> None:
+    services = Services.open()
+    book = import_sample(services)
+    entries = services.xray.entries(book.id, book.page_count)
+    plain = {e.name for e in entries if e.kind == "term" and e.name.islower()}
+    assert plain  # the sample has plain key terms, which could keep company in "appears with"
+    for entry in entries:
+        detail = services.xray.detail(book.id, entry, book.page_count)
+        assert not plain & {other.name for other, _ in detail.related}, entry.name

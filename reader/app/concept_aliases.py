@@ -154,6 +154,7 @@ def group_names(
         established = [i for i in indexes if len(clusters[i].mentions) >= threshold]
         return established or indexes
 
+    full_forms: dict[int, list[NameForm]] = {}
     for key in order(k for k in by_key if len(forms[k].core) > 1):
         form = forms[key]
         candidates = by_last.get(fold(form.core[-1]), [])
@@ -169,8 +170,12 @@ def group_names(
             home = found(form.core)
             by_last.setdefault(fold(form.core[-1]), []).append(home)
         clusters[home].add(key, by_key[key], form)
-        if not form.place:
-            uses(home, form.core)
+        full_forms.setdefault(home, []).append(form)
+    clusters = _join_leading_names(clusters, full_forms)
+    for index, cluster in enumerate(clusters):
+        for key in cluster.keys:
+            if not forms[key].place:
+                uses(index, forms[key].core)
 
     singles = [k for k in by_key if len(forms[k].core) == 1]
     titled = order(k for k in singles if forms[k].titles)
@@ -241,6 +246,41 @@ def group_names(
             home = alone[word] = found(form.core)
         clusters[home].add(key, by_key[key], form)
     return clusters
+
+
+def _join_leading_names(
+    clusters: list[Cluster[T]], full_forms: Mapping[int, Sequence[NameForm]]
+) -> list[Cluster[T]]:
+    """Join a full name that begins exactly one longer full name to it ("Anna Pávlovna" and "Anna
+    Pávlovna Schérer"); when several longer names begin with it, it names none of them for sure."""
+    cores = {i: tuple(map(fold, c.core)) for i, c in enumerate(clusters)}
+    by_lead: dict[tuple[str, ...], list[int]] = {}
+    for i, core in cores.items():
+        if not any(form.place for form in full_forms.get(i, ())):
+            by_lead.setdefault(core[:2], []).append(i)
+    joined: dict[int, int] = {}
+    for i, core in sorted(cores.items(), key=lambda item: len(item[1])):
+        if any(form.place for form in full_forms.get(i, ())):
+            continue
+        longer = {
+            joined.get(j, j)
+            for j in by_lead.get(core[:2], ())
+            if len(cores[j]) > len(core) and cores[j][: len(core)] == core
+        }
+        if len(longer) == 1:
+            target = longer.pop()
+            if compatible(clusters[i].gender, clusters[target].gender):
+                joined[i] = target
+    if not joined:
+        return clusters
+    for i, target in joined.items():
+        while target in joined:
+            target = joined[target]
+        home, moved = clusters[target], clusters[i]
+        home.mentions.extend(moved.mentions)
+        home.keys.extend(moved.keys)
+        home.titles.update(moved.titles)
+    return [c for i, c in enumerate(clusters) if i not in joined]
 
 
 def _singular(word: str, surnames: set[str]) -> str | None:

@@ -17,6 +17,7 @@ page with `find_names`.
 from __future__ import annotations
 
 import gc
+import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -81,6 +82,16 @@ PLACE_OR_BODY_WORDS = PLACE_WORDS | ORGANISATION_WORDS
 VESSEL_WORDS = frozenset(
     "schooner ship brig barque steamer yacht frigate lugger vessel hms boat sloop".split()
 )
+NOT_AGENT_VERBS = frozenset("seemed appeared remained lined covered surrounded crowded called named".split())
+"""Past tenses a place is often the subject of ("the Park seemed deserted")."""
+_OWNER_AFTER = re.compile(r"[^\w\n]{0,3}[\w'’]+\s+(his|her|His|Her)\b")
+"""A preposition and "his"/"her" right after a name ("Hildesheim in his office")."""
+DATIVE_VERBS = frozenset(
+    """said say says spoke speak speaking talked talking wrote write writes written gave give gives handed
+    showed replied answered introduced married belonged nodded bowed whispered listened explained owed
+    lent paid offered""".split()
+)
+"""Words before "to"/"from" that make what follows a person ("wrote to", "replied to")."""
 LOCATIVE = frozenset(
     """at in into to from toward towards near on over across beyond off past round around under above
     below through onto behind outside inside within along via""".split()
@@ -233,7 +244,11 @@ def _forms(names: Mapping[str, _Name]) -> dict[str, NameForm]:
         key: NameForm(
             core_tokens(name.tokens),
             frozenset(PERSON_TITLES[bare(t).lower()] for t in name.tokens if is_title(t)),
-            len(name.tokens) > 1 and bare(name.tokens[-1]).lower() in PLACE_OR_BODY_WORDS,
+            len(name.tokens) > 1
+            and (
+                bare(name.tokens[-1]).lower() in PLACE_OR_BODY_WORDS
+                or bare(name.tokens[0]).lower() in PLACE_PREFIXES
+            ),
         )
         for key, name in names.items()
     }
@@ -341,9 +356,12 @@ def _judge(
             len(tokens) > 1
             and tokens[-2].endswith(("'s", "’s"))
             and bare(tokens[-1]).lower() not in PLACE_OR_BODY_WORDS
-            and common(tokens[-1])
+            and not is_title(strip_possessive(tokens[-2]))
+            and (common(tokens[-1]) or lower[bare(tokens[-1]).lower()] >= 2)
         ):
-            tokens = (*tokens[:-2], strip_possessive(tokens[-2]))  # "Seward's Diary": the owner is the name
+            # "Seward's Diary", "Harker's Journal" (a word the book also writes in lower case): the
+            # owner is the name, even where headings capitalise the word more often than the text
+            tokens = (*tokens[:-2], strip_possessive(tokens[-2]))
         if all(is_title(t) for t in tokens):
             return tokens, the
         core = core_tokens(tokens)
@@ -415,7 +433,7 @@ class _Alias:
 
 
 def _title_mentions(
-    book: _Book, clusters: list[Cluster[tuple[int, int, bool]]]
+    book: _Book, clusters: list[Cluster[tuple[int, int, bool]]], threshold: int
 ) -> dict[int, list[tuple[str, int, bool]]]:
     """Titles used alone ("the Count", "the Reverend") as mentions of the one concept bearing that
     title; a title no named concept bears ("the Duchess") becomes a person of its own. A title
@@ -428,6 +446,9 @@ def _title_mentions(
     for index, cluster in enumerate(clusters):
         for title in cluster.titles:
             by_title.setdefault(title, []).append(index)
+    for title, indexes in by_title.items():  # a bearer named once or twice does not make it ambiguous
+        established = [i for i in indexes if len(clusters[i].mentions) >= threshold]
+        by_title[title] = established or indexes
     extra: dict[int, list[tuple[str, int, bool]]] = {}
     unowned: dict[str, _Name] = {}
     for start, end, the, tokens in book.titles:
@@ -486,7 +507,7 @@ def _name_concepts(
     book: _Book, clusters: list[Cluster[tuple[int, int, bool]]], threshold: int
 ) -> list[ExtractedConcept]:
     names = book.names
-    extra = _title_mentions(book, clusters)
+    extra = _title_mentions(book, clusters, threshold)
     lands, peoples = _lands_and_peoples({word for key in names for word in names[key].tokens})
     contexts: dict[int, tuple[tuple[str, ...], str]] = {}
     """The words around each mention read so far, by its start."""
@@ -503,7 +524,12 @@ def _name_concepts(
         found = contexts.get(start)
         if found is None:
             floor = page_starts[bisect_right(page_starts, start) - 1]
-            found = contexts[start] = context_of(text, start, end, floor)
+            found = context_of(text, start, end, floor)
+            if found[1] in LOCATIVE:  # "found Hildesheim in his office": "in his" marks a person
+                owner = _OWNER_AFTER.match(text, end, end + 30)
+                if owner:
+                    found = (found[0], f"{found[1]} {owner.group(1).lower()}")
+            contexts[start] = found
             judged[key] += 1
             the_before[key] += bool(found[0]) and found[0][-1] == "the"
         previous, following = found
@@ -561,7 +587,12 @@ def _cues(mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool]]
         first, last = bare(tokens[0]).lower(), bare(tokens[-1]).lower()
         if any(is_title(t) for t in tokens):
             cues.titles += 1
-        if following in SPEECH_VERBS or (previous and previous[-1] in SPEECH_VERBS):
+        if (
+            following in SPEECH_VERBS
+            or (previous and previous[-1] in SPEECH_VERBS)
+            or (len(following) > 4 and following.endswith("ed") and following not in NOT_AGENT_VERBS)
+            or following.endswith((" his", " her"))
+        ):  # what speaks, acts or owns ("Hildesheim cleared the box", "in his office") is a person
             cues.speech += 1
         before = previous[:-1] if previous and previous[-1] == "the" else previous
         if following in TALK_VERBS or (before and before[-1] in TALK_VERBS):
@@ -572,7 +603,9 @@ def _cues(mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool]]
             cues.organisation += 1
         if previous and previous[-1] in VESSEL_WORDS:
             cues.vessel = True
-        if previous and (
+        if len(previous) > 1 and previous[-1] in ("to", "from") and previous[0] in DATIVE_VERBS:
+            cues.speech += 1  # "wrote to Hildesheim", "replied to Lucy": someone, not somewhere
+        elif previous and (
             previous[-1] in LOCATIVE
             or (previous[-1] == "the" and len(previous) > 1 and previous[0] in LOCATIVE)
         ):
@@ -594,22 +627,26 @@ def _concept(
             text = "the " + text
         return text
 
-    def preference(key: str) -> tuple[int, int, int, int]:
+    def preference(key: str) -> tuple[int, int, int, int, int]:
         tokens = tuple(key.split())
         core = core_tokens(tokens)
         titled = any(is_title(t) for t in tokens)
         alias = aliases[key]
-        full = len(core) > 1 and full_names >= 2
-        if full:
-            return (0, int(titled), -alias.count, alias.first_page)
+        full = len(core) > 1 and full_names >= max(2, total // 30)
+        if full:  # best a full name ending in a name used alone ("Kutúzov"), then the most used
+            return (0, int(titled), int(core[-1] not in alone), -alias.count, alias.first_page)
+        if all(is_title(t) for t in tokens if t != "the"):  # a title alone ("the Count") names it only where the book gives no name
+            return (2, 0, 0, -alias.count, alias.first_page)
         bare_surname = not titled and len(core) == 1 and core[0] in surnames  # "Thorne": "Mr. Thorne" first
-        return (1, int(bare_surname), -alias.count, alias.first_page)
+        return (1, int(bare_surname), 0, -alias.count, alias.first_page)
 
     cores = {key: core_tokens(tuple(key.split())) for key in aliases}
     surnames = {core[-1] for core in cores.values() if len(core) > 1}
+    alone = {core[0] for key, core in cores.items() if len(core) == 1 and not key.startswith("the ")}
     full_names = sum(aliases[key].count for key, core in cores.items() if len(core) > 1)
-    """A concept with full names is shown by one, unless the book used them only once ("Comte
-    Pierre Besouhoff" among 1,900 "Pierre")."""
+    total = sum(alias.count for alias in aliases.values())
+    """A concept with full names is shown by one, unless the book rarely uses them ("Comte Pierre
+    Besouhoff" once among 1,900 "Pierre", "Wendy Moira Angela Darling" among 350 "Wendy")."""
 
     keys = list(aliases) if family else sorted(aliases, key=preference)  # a family by its plural
     named = tuple(ConceptAlias(display(key), aliases[key].first_page, rank) for rank, key in enumerate(keys))

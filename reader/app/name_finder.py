@@ -102,7 +102,8 @@ PERSON_TITLES = {
 }
 """Words before a name that make it a person, by lower-cased form (without a full stop)."""
 
-PLACE_PREFIXES = frozenset("st saint mount mt lake port fort cape isle glen loch".split())
+PLACE_PREFIXES = frozenset("st saint mount mt lake port fort cape isle glen loch castle".split())
+"""First words that make a place of the name they begin ("Castle Dracula", "Lake Como")."""
 
 _CAP = r"[A-Z\u00C0-\u00DE][\w'’\-]*"
 _PARTICLE = r"(?:(?:de|van|von|der|da|di|du|la|le)[ \t]+)?"

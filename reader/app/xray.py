@@ -117,7 +117,7 @@ class XRayUseCase:
         mentions = tuple(self.concepts.mentions(entry.id, current_page))
         shared = self.concepts.shared_pages(book_id, entry.id, current_page)
         related = sorted(
-            ((by_id[other], count) for other, count in shared.items() if other in by_id),
+            ((by_id[other], count) for other, count in shared.items() if other in by_id and _named(by_id[other])),
             key=lambda pair: (-pair[1], -pair[0].mentions, pair[0].name),
         )[:RELATED]
         return ConceptDetail(
@@ -152,3 +152,9 @@ class XRayUseCase:
             name = match.group() if match else entry.name
             found.append(ConceptSnippet(page, page_label(pages, page), shorten_around(sentence, name)))
         return found
+
+
+def _named(entry: ConceptEntry) -> bool:
+    """A person, a place or a named term ("the Horse Guards"): what "appears with" lists. A plain
+    key term ("coffin", "manner") is a word of the book, not company a concept keeps."""
+    return entry.kind != "term" or any(c.isupper() for c in entry.name)
