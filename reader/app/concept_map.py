@@ -76,7 +76,7 @@ ORGANISATION_WORDS = frozenset(
     """board company society council committee office navy army guild club college university school
     court trust bank institute ministry department service league party union church regiment battalion
     brigade division corps squadron guards grenadiers hussars dragoons cuirassiers uhlans chasseurs
-    cavalry infantry artillery militia""".split()
+    cavalry infantry artillery militia gazette chronicle herald magazine times courier""".split()
 )
 PLACE_OR_BODY_WORDS = PLACE_WORDS | ORGANISATION_WORDS
 VESSEL_WORDS = frozenset(

@@ -138,7 +138,13 @@ NOT_NAMES = frozenset(
     english french german dutch spanish italian irish scottish scots welsh cornish british american
     russian chinese japanese indian european african christian catholic protestant latin greek
     chapter part book volume section contents preface prologue epilogue appendix index bible
-    thy thee thou majesty highness excellency lordship ladyship eminence holiness mamma mama papa""".split()
+    thy thee thou majesty highness excellency lordship ladyship eminence holiness mamma mama papa
+    sirs messrs co sons bros ltd esq dear yours sincerely faithfully
+    polish turkish swedish danish norwegian finnish swiss portuguese austrian prussian hungarian
+    bohemian slovak czech serbian roumanian romanian bulgarian croatian albanian moldavian ukrainian
+    lithuanian estonian latvian egyptian persian arab arabian syrian tartar mongol siberian bavarian saxon
+    flemish belgian canadian australian mexican brazilian peruvian chilean argentine cuban
+    venetian florentine roman neapolitan sicilian parisian londoner muscovite""".split()
 )
 ADDRESS_WORDS = frozenset("majesty majesties highness highnesses excellency lordship ladyship eminence holiness".split())
 """Words of a form of address ("Your Imperial Majesty", "His Serene Highness"): never part of a name."""
