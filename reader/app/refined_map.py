@@ -2,8 +2,10 @@
 
 Applied when the X-Ray and lookup_concept read the map. Everything comes from the entries visible at
 the reader's page: a refinement can only join concepts met by then, give one a kind or hide it; a name
-it mentions that no visible entry bears is ignored, and a merge the titles forbid on their face (a
-"Mr." with a "Mrs.", a Count with a Countess) is refused. Chapters never refined change nothing.
+it mentions that no visible entry bears is ignored, and a merge the names forbid on their face is
+refused: titles of both genders (a "Mr." with a "Mrs.", a Count with a Countess), or two full names
+of one surname with different first names ("Elizabeth Bennet", "Jane Bennet"). Chapters never
+refined change nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from reader.app.concept_aliases import gender_of
+from reader.app.concept_aliases import fold, gender_of, nickname
 from reader.app.name_finder import PERSON_TITLES, bare, is_title
 from reader.domain.concept_refinement import NOT_A_NAME, ChapterRefinement, name_key
 from reader.domain.knowledge import ConceptEntry
@@ -55,6 +57,38 @@ def title_genders(names: Iterable[str]) -> set[str]:
     return genders
 
 
+def full_names(names: Iterable[str]) -> set[tuple[str, str]]:
+    """(first name, surname), folded, of each name with two or more words besides its titles."""
+    found = set()
+    for name in names:
+        words = [w for w in name.split() if not is_title(w) and w[:1].isupper()]
+        if len(words) >= 2:
+            found.add((fold(words[0]), fold(words[-1])))
+    return found
+
+
+@dataclass
+class _Identity:
+    """What the names of a group of concepts say about whom they can be."""
+
+    genders: set[str]
+    full: set[tuple[str, str]]
+
+    def allows(self, other: _Identity) -> bool:
+        """Whether one entity may bear both groups' names."""
+        if len(self.genders | other.genders) > 1:
+            return False
+        return not any(
+            last == other_last and not nickname(first, other_first)
+            for first, last in self.full
+            for other_first, other_last in other.full
+        )
+
+    def absorb(self, other: _Identity) -> None:
+        self.genders |= other.genders
+        self.full |= other.full
+
+
 def _decide(votes: Sequence[str]) -> str:
     """The kind most votes give; a tie goes to the latest of the tied."""
     counts = Counter(votes)
@@ -75,7 +109,9 @@ def apply_refinements(
             by_name[key] = entry.id if by_name.get(key, entry.id) == entry.id else None  # None: ambiguous
 
     parent = {e.id: e.id for e in entries}
-    genders = {e.id: title_genders((e.name, *e.aliases)) for e in entries}
+    identity = {
+        e.id: _Identity(title_genders((e.name, *e.aliases)), full_names((e.name, *e.aliases))) for e in entries
+    }
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -88,9 +124,9 @@ def apply_refinements(
             named = [i for i in (by_name.get(name_key(n)) for n in names) if i is not None]
             for other in named[1:]:
                 a, b = root(named[0]), root(other)
-                if a != b and len(genders[a] | genders[b]) <= 1:
+                if a != b and identity[a].allows(identity[b]):
                     parent[b] = a
-                    genders[a] |= genders[b]
+                    identity[a].absorb(identity[b])
 
     votes: dict[int, list[str]] = {}
     for refinement in refinements:
