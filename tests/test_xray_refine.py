@@ -18,12 +18,14 @@ from reader.adapters.sqlite.migrations import SCHEMA_VERSION, migrate
 from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
 from reader.app.chat_tools import BookTools
 from reader.app.knowledge_tools import BookKnowledge
+from reader.app.refine_sections import refine_sections
 from reader.app.refined_map import apply_refinements
 from reader.cli.library_commands import import_sample
 from reader.cli.main import main
 from reader.config import ChatConfig, Config
 from reader.domain.concept_refinement import ChapterRefinement
 from reader.domain.knowledge import ConceptEntry
+from reader.domain.models import Chapter
 from reader.services import Services
 from tests.chat_helpers import later_texts
 from tests.support import scripted_server as scripted
@@ -272,3 +274,20 @@ def test_the_refinement_table_comes_with_the_upgrade_from_the_previous_schema(tm
     assert store.latest("ab" * 32, "m", 1, 4, 2) == []  # another index version: not used
     assert SqliteBookRepository(conn).remove("ab" * 32)
     assert conn.execute("SELECT count(*) FROM concept_refinements").fetchone()[0] == 0
+
+
+def test_a_contents_with_one_book_entry_is_asked_about_chapter_by_chapter() -> None:
+    chapters = [
+        Chapter(0, "WAR AND PEACE", 2, 5),
+        Chapter(1, "BOOK ONE: 1805", 6, 100),
+        Chapter(2, "CHAPTER I", 6, 10, level=1),
+        Chapter(3, "CHAPTER II", 11, 100, level=1),
+    ]
+    sections = refine_sections(chapters, 110, first=6, last=100)
+    assert [(s.title, s.start_page, s.end_page) for s in sections] == [
+        ("CHAPTER I", 6, 10),
+        ("CHAPTER II (pages 11-40)", 11, 40),
+        ("CHAPTER II (pages 41-70)", 41, 70),
+        ("CHAPTER II (pages 71-100)", 71, 100),
+    ]
+    assert len({s.scope for s in sections}) == 4

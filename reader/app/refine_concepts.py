@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from reader.app.chunking import join_chunks
 from reader.app.refine_reply import RefinementInvalid, parse_refinement
 from reader.app.refine_request import PROMPT_VERSION, SYSTEM_PROMPT, chapter_candidates, request_text
-from reader.app.summaries import Section, sections_of
+from reader.app.refine_sections import refine_sections
+from reader.app.summaries import Section
 from reader.app.xray import RefinementSource
 from reader.domain.chat_model import ChatModelError, ModelReply
 from reader.domain.concept_refinement import ChapterRefinement
@@ -109,7 +110,9 @@ class RefineConceptsUseCase:
         horizon = min(current_page, book.story_last)
         sections = [
             s
-            for s in sections_of(self.books.chapters(book_id), book.page_count, book.story_start, book.story_last)
+            for s in refine_sections(
+                self.books.chapters(book_id), book.page_count, book.story_start, book.story_last
+            )
             if s.start_page <= horizon
         ]
         index_version = self.books.index_version(book_id) or 0
