@@ -291,3 +291,22 @@ def test_a_contents_with_one_book_entry_is_asked_about_chapter_by_chapter() -> N
         ("CHAPTER II (pages 71-100)", 71, 100),
     ]
     assert len({s.scope for s in sections}) == 4
+
+
+def test_at_every_page_the_refined_xray_shows_only_what_the_map_shows_by_then(scripted_server) -> None:
+    server = scripted_server
+    services, book_id = sample(9, model_config(server))
+    server.script_chat(*[scripted.respond(greedy)] * 3)
+    assert services.refine.run(book_id, 9).refined == 3
+    plain = Services(services.db, Config())  # no model: the map as built
+    for page in range(1, 13):
+        base = plain.xray.entries(book_id, page)
+        base_names = {n for e in base for n in (e.name, *e.aliases)}
+        refined = services.xray.entries(book_id, page)
+        assert {n for e in refined for n in (e.name, *e.aliases)} <= base_names
+        assert sum(e.mentions for e in refined) <= sum(e.mentions for e in base)
+        assert all(e.first_page <= page and e.last_page <= page for e in refined)
+        for entry in refined:
+            detail = services.xray.detail(book_id, entry, page)
+            assert all(p <= page for p, _ in detail.mentions) and all(s.page <= page for s in detail.snippets)
+            assert {other.id for other, _ in detail.related} <= {e.id for e in refined}
