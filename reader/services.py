@@ -23,11 +23,13 @@ if TYPE_CHECKING:
     from reader.adapters.llm.litellm_embeddings import LitellmEmbeddingProvider
     from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
     from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
+    from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
     from reader.adapters.sqlite.vector_store import SqliteVectorStore
     from reader.app.chat_with_book import ChatWithBookUseCase
     from reader.app.embed_books import EmbedBooksUseCase
     from reader.app.enrich_pages import EnrichPagesUseCase
     from reader.app.import_books import ImportBooksUseCase
+    from reader.app.refine_concepts import RefineConceptsUseCase
     from reader.app.search_books import SearchBooksUseCase
     from reader.app.summaries import SummariesUseCase
     from reader.app.xray import XRayUseCase
@@ -93,11 +95,30 @@ class Services:
         return SqliteConceptRepository(self.db.conn)
 
     @property
+    def refinements(self) -> SqliteRefinementRepository:
+        from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
+
+        return SqliteRefinementRepository(self.db.conn)
+
+    @property
     def xray(self) -> XRayUseCase:
-        """People, places and terms of a book up to a page (the concept map built at import)."""
+        """People, places and terms of a book up to a page (the concept map built at import), with the
+        [chat] model's stored refinements applied (`refine`; no model call is made here)."""
+        from reader.app.refine_concepts import stored_refinements
         from reader.app.xray import XRayUseCase
 
-        return XRayUseCase(self.books, self.chunks, self.concepts)
+        model = self.config.chat.model
+        source = stored_refinements(self.refinements, self.books, model) if model else None
+        return XRayUseCase(self.books, self.chunks, self.concepts, source)
+
+    @property
+    def refine(self) -> RefineConceptsUseCase:
+        """Refining the X-Ray chapter by chapter with the [chat] model (litellm loads if one is configured)."""
+        from reader.app.refine_concepts import RefineConceptsUseCase
+
+        return RefineConceptsUseCase(
+            self.books, self.chunks, self.concepts, self.refinements, self.chat_model, self._config_hint
+        )
 
     def summaries_for(self, *, offline: bool = False, reuse_model: bool = False) -> SummariesUseCase:
         """Chapter summaries and recaps: map-reduce with the [chat] model, else (or `offline`) extractive.

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rapidfuzz import fuzz, process, utils
 
 from reader.app.chunking import join_chunks
 from reader.app.page_lookup import page_label
+from reader.app.refined_map import RefinedMap, apply_refinements, merged_mentions, merged_shared
 from reader.app.sentences import split_sentences
+from reader.domain.concept_refinement import ChapterRefinement
 from reader.domain.knowledge import KINDS, ConceptDetail, ConceptEntry, ConceptSnippet
 from reader.domain.models import Page
 from reader.domain.ports import BookRepository, ChunkRepository, ConceptRepository
@@ -28,6 +30,9 @@ NO_MAP = (
     "{title} has no concept map yet (it was imported before X-Ray existed); "
     "run `reader reindex` to build one."
 )
+
+RefinementSource = Callable[[str, int], Sequence[ChapterRefinement]]
+"""(book_id, page) -> the model's stored chapter refinements read up to that page (see refine_concepts)."""
 
 
 def shorten_around(sentence: str, name: str, limit: int = SNIPPET_CHARS) -> str:
@@ -61,10 +66,18 @@ def _normalise(name: str) -> str:
 class XRayUseCase:
     """Concepts of a book up to a page: lists, fuzzy lookups, mentions, co-occurrences and snippets."""
 
-    def __init__(self, books: BookRepository, chunks: ChunkRepository, concepts: ConceptRepository) -> None:
+    def __init__(
+        self,
+        books: BookRepository,
+        chunks: ChunkRepository,
+        concepts: ConceptRepository,
+        refinements: RefinementSource | None = None,
+    ) -> None:
         self.books = books
         self.chunks = chunks
         self.concepts = concepts
+        self.refinements = refinements
+        """The chat model's refinements to apply on top of the map (None: the map as built)."""
 
     def has_map(self, book_id: str) -> bool:
         """Whether the book was imported with a concept map (possibly an empty one)."""
@@ -72,9 +85,20 @@ class XRayUseCase:
             self.concepts.count(book_id) > 0 or (self.books.index_version(book_id) or 0) >= CONCEPT_MAPS_SINCE
         )
 
+    def view(self, book_id: str, current_page: int) -> RefinedMap:
+        """The concepts met up to `current_page`, with the model's refinements (if any) applied."""
+        found = self.concepts.visible(book_id, current_page)
+        if self.refinements is None:
+            return RefinedMap(found)
+        return apply_refinements(
+            found,
+            self.refinements(book_id, current_page),
+            lambda concept_id: self.concepts.mentions(concept_id, current_page),
+        )
+
     def entries(self, book_id: str, current_page: int, kind: str | None = None) -> list[ConceptEntry]:
         """Concepts met up to `current_page`, grouped by kind (people, places, terms), most mentioned first."""
-        found = self.concepts.visible(book_id, current_page)
+        found = self.view(book_id, current_page).entries
         if kind:
             found = [e for e in found if e.kind == kind]
         return sorted(found, key=lambda e: KINDS.index(e.kind) if e.kind in KINDS else len(KINDS))
@@ -83,7 +107,7 @@ class XRayUseCase:
         self, book_id: str, name: str, current_page: int, entries: Sequence[ConceptEntry] | None = None
     ) -> ConceptEntry | None:
         """The concept met by `current_page` that `name` names (exactly, else fuzzily), or None."""
-        visible = list(entries) if entries is not None else self.concepts.visible(book_id, current_page)
+        visible = list(entries) if entries is not None else self.view(book_id, current_page).entries
         wanted = " ".join(name.split()).casefold().removeprefix("the ")
         if not wanted:
             return None
@@ -112,10 +136,19 @@ class XRayUseCase:
     ) -> ConceptDetail:
         """Mentions, co-occurring concepts and a few cited snippets, all up to `current_page`."""
         pages = pages if pages is not None else self.books.pages(book_id)
-        visible = list(entries) if entries is not None else self.concepts.visible(book_id, current_page)
+        view = self.view(book_id, current_page) if entries is None or self.refinements else RefinedMap([])
+        visible = list(entries) if entries is not None else view.entries
         by_id = {e.id: e for e in visible}
-        mentions = tuple(self.concepts.mentions(entry.id, current_page))
-        shared = self.concepts.shared_pages(book_id, entry.id, current_page)
+
+        def mentions_of(concept_id: int) -> Sequence[tuple[int, int]]:
+            return self.concepts.mentions(concept_id, current_page)
+
+        def shared_of(concept_id: int) -> dict[int, int]:
+            return self.concepts.shared_pages(book_id, concept_id, current_page)
+
+        mentions = tuple(merged_mentions(view, entry.id, mentions_of))
+        own = {page for page, _ in mentions}
+        shared = merged_shared(view, entry.id, own, shared_of, mentions_of, RELATED)
         related = sorted(
             ((by_id[other], count) for other, count in shared.items() if other in by_id and _named(by_id[other])),
             key=lambda pair: (-pair[1], -pair[0].mentions, pair[0].name),

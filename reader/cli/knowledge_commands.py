@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from reader.app.page_lookup import page_label
-from reader.cli.output import ProgressLine, json_line
+from reader.cli.output import ProgressLine, error_line, json_line
 from reader.domain.errors import ReaderError
 from reader.domain.knowledge import ConceptDetail, ConceptEntry, Recap
 from reader.domain.models import Book, Page
@@ -23,6 +23,11 @@ def register(commands: Any) -> None:
     p.add_argument("name", metavar="NAME", nargs="?", help="one person, place or term (fuzzy)")
     p.add_argument("--kind", choices=["person", "place", "term"], help="list only one kind")
     p.add_argument("--json", action="store_true", help="one JSON object per concept")
+    p.add_argument(
+        "--refine",
+        action="store_true",
+        help="first ask the [chat] model, chapter by chapter up to your position, to group and type names (cached)",
+    )
     p.set_defaults(handler=xray_command)
 
     p = commands.add_parser("recap", help="the story so far, up to your reading position")
@@ -89,6 +94,32 @@ def describe_detail(detail: ConceptDetail, pages: list[Page], horizon_label: str
     return lines
 
 
+def refine_xray(book: Book, services: Services) -> bool:
+    """Refine the book's X-Ray with the [chat] model up to the reading position; notes go to stderr.
+
+    Returns False when the reader interrupted it (the chapters done are kept)."""
+    progress = ProgressLine()
+
+    def on_step(done: int, total: int) -> None:
+        progress.update(f"Refining the X-Ray of {book.title}", done, total)
+
+    try:
+        outcome = services.refine.run(book.id, book.current_page, progress=on_step)
+    except ReaderError as error:  # no model configured: the X-Ray as built
+        progress.clear()
+        error_line(str(error))
+        return True
+    except KeyboardInterrupt:
+        progress.clear()
+        error_line("Interrupted; the chapters refined so far are kept.")
+        return False
+    progress.clear()
+    for note in outcome.notes:
+        error_line(note)
+    error_line(outcome.summary())
+    return True
+
+
 def xray_command(args: argparse.Namespace, services: Services) -> int:
     book = services.find_book(args.book)
     xray = services.xray
@@ -97,6 +128,8 @@ def xray_command(args: argparse.Namespace, services: Services) -> int:
             f"{book.title} has no concept map yet (it was imported before X-Ray existed); "
             "run `reader reindex` to build one."
         )
+    if args.refine and not refine_xray(book, services):
+        return 130
     pages = services.books.pages(book.id)
     horizon = book.current_page
     horizon_label = page_label(pages, horizon)

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from reader.domain.chat import ChatMessage, Conversation
 from reader.domain.chat_model import ModelReply
+from reader.domain.concept_refinement import ChapterRefinement
 from reader.domain.enrichment import EnrichmentFailure, EnrichmentStatus, StoredEnrichment
 from reader.domain.knowledge import ConceptEntry, ExtractedConcept
 from reader.domain.models import Book, Chapter, Chunk, EmbeddingVector, ExtractedBook, Page, SearchResult
@@ -347,3 +348,37 @@ class SummaryRepository(Protocol):
         up_to_page: int,
         summary: str,
     ) -> None: ...
+
+
+class RefinementRepository(Protocol):
+    """Cached model refinements of a book's concept map, one per chapter read up to a page.
+
+    Keyed by (book, chapter scope, model, prompt version, index version, a hash of the request), so a
+    repeated request costs nothing and a changed request (the reader read on) is a new entry.
+    """
+
+    def get(
+        self, book_id: str, scope: str, model: str, prompt_version: int, index_version: int, request_hash: str
+    ) -> ChapterRefinement | None: ...
+
+    def put(
+        self,
+        book_id: str,
+        model: str,
+        prompt_version: int,
+        index_version: int,
+        request_hash: str,
+        refinement: ChapterRefinement,
+    ) -> None:
+        """Store one chapter's refinement (committed at once, so an interrupted run keeps it)."""
+        ...
+
+    def latest(
+        self, book_id: str, model: str, prompt_version: int, index_version: int, up_to_page: int
+    ) -> builtins.list[ChapterRefinement]:
+        """For each chapter, the refinement read furthest but not past `up_to_page`, in page order."""
+        ...
+
+    def concept_counts(self, book_id: str, start_page: int, end_page: int) -> dict[int, int]:
+        """Mentions of each concept on pages start_page..end_page (a chapter read so far), by concept id."""
+        ...

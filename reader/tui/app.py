@@ -23,6 +23,7 @@ from reader.locations import user_themes_dir
 from reader.services import Services
 from reader.tui.commands import reader_commands
 from reader.tui.reading_session import ReadingSession
+from reader.tui.refine_xray import xray_bindings, xray_refiner
 from reader.tui.screens.goto_screen import GoToScreen
 from reader.tui.screens.help_screen import HelpScreen
 from reader.tui.screens.input_dialog import InputDialog
@@ -340,7 +341,7 @@ class ReaderApp(App[None]):
 
         self.push_screen(SearchScreen(search, session.label(horizon)), self._jump_if_chosen)
 
-    def action_xray(self) -> None:
+    def action_xray(self, refine: bool = False) -> None:
         """People, places and terms met so far; pick one to see its mentions and open a page."""
         session = self._open_session()
         if session is None:
@@ -360,10 +361,21 @@ class ReaderApp(App[None]):
         def detail(entry: ConceptEntry) -> ConceptDetail:  # in a worker: repositories are built per thread
             return services.xray.detail(book_id, entry, horizon, session.pages)
 
-        self.push_screen(
-            XRayScreen(entries, detail, session.label(horizon), session.label, note, first),
-            self._jump_if_chosen,
+        screen = XRayScreen(
+            entries, detail, session.label(horizon), session.label, note, first, xray_refiner(services, book_id, horizon)
         )
+        self.push_screen(screen, self._jump_if_chosen)
+        if refine and not note:
+            screen.call_after_refresh(screen.action_refine)
+
+    def action_refine_xray(self) -> None:
+        """Refine the X-Ray with the chat model (opens the X-Ray first when it is not open)."""
+        from reader.tui.screens.xray_screen import XRayScreen
+
+        if isinstance(self.screen, XRayScreen):
+            self.screen.action_refine()
+        else:
+            self.action_xray(refine=True)
 
     def action_recap(self) -> None:
         """The story so far: a recap of the book up to the reading position."""
@@ -502,6 +514,7 @@ class ReaderApp(App[None]):
             ("Page", PageViewer.BINDINGS),
             ("Library", [*LibraryPane.BINDINGS, *BookList.BINDINGS]),
             ("Chat", ChatPane.BINDINGS),
+            ("X-Ray", xray_bindings()),
         ]
         self.push_screen(HelpScreen(sections))
 

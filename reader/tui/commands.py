@@ -24,6 +24,11 @@ def reader_commands(app: ReaderApp) -> Iterator[SystemCommand]:
     yield SystemCommand(
         "X-Ray", "People, places and terms met so far, their mentions and pages", app.action_xray
     )
+    yield SystemCommand(
+        "X-Ray: refine with the model",
+        "Ask the [chat] model, chapter by chapter up to your page, to group and type the names",
+        app.action_refine_xray,
+    )
     yield SystemCommand("Story so far", "A recap of the book up to your reading position", app.action_recap)
     yield SystemCommand("Back", "Return to the page before the last jump", app.action_page_back)
     yield SystemCommand(

@@ -228,6 +228,26 @@ ALTER TABLE books ADD COLUMN encoding TEXT NOT NULL DEFAULT '';
 page) and the encoding a text book was decoded from. Books imported before keep the whole book as
 story until `reader reindex` (their index_version is older)."""
 
+_V7_CONCEPT_REFINEMENTS = """
+CREATE TABLE concept_refinements (
+    book_id        TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+    scope          TEXT NOT NULL,
+    model          TEXT NOT NULL,
+    prompt_version INTEGER NOT NULL,
+    index_version  INTEGER NOT NULL,
+    request_hash   TEXT NOT NULL,
+    first_page     INTEGER NOT NULL,
+    up_to_page     INTEGER NOT NULL,
+    result         TEXT NOT NULL,
+    created_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%f', 'now')),
+    PRIMARY KEY (book_id, scope, model, prompt_version, index_version, request_hash)
+) WITHOUT ROWID;
+CREATE INDEX concept_refinements_by_page ON concept_refinements(book_id, model, up_to_page);
+"""
+"""The chat model's per-chapter refinement of a concept map (`reader xray --refine`): `result` is the
+validated JSON {"groups": [[name, ...]], "kinds": [[name, kind]]} over names met by `up_to_page`;
+`request_hash` hashes what the model was sent (a chapter read further is a new row)."""
+
 
 def _script(sql: str) -> Callable[[Any], None]:
     def step(conn: Any) -> None:
@@ -260,6 +280,7 @@ MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V4_CONCEPTS_AND_SUMMARIES),
     _script(_V5_PAGE_VISUALS_AND_ENRICHMENT),
     _script(_V6_STORY_PAGES_AND_ENCODING),
+    _script(_V7_CONCEPT_REFINEMENTS),
 ]
 """MIGRATIONS[i] brings a database from user_version i to i + 1."""
 

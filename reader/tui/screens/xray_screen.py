@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from textual import on, work
@@ -15,6 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from reader.domain.errors import ReaderError
 from reader.domain.knowledge import ConceptDetail, ConceptEntry
 
 KIND_TITLES = {"person": "People", "place": "Places", "term": "Terms"}
@@ -25,6 +28,17 @@ DetailLoader = Callable[[ConceptEntry], ConceptDetail]
 """Runs in a worker: one concept's mentions, companions and snippets up to the reader's page."""
 
 
+@dataclass(frozen=True)
+class XRayRefiner:
+    """Refining the list with the chat model; both callables run in a worker."""
+
+    refine: Callable[[Callable[[int, int], None], threading.Event], list[str]]
+    """(progress, cancel) -> the lines to show (notes, then how it went); raises ReaderError with the
+    one-line reason when it cannot run (no model configured)."""
+    reload: Callable[[], list[ConceptEntry]]
+    """The entries again, with the refinements applied."""
+
+
 class XRayScreen(ModalScreen[int | None]):
     """Dismisses with the page of the mention chosen, or None."""
 
@@ -32,6 +46,13 @@ class XRayScreen(ModalScreen[int | None]):
 
     BINDINGS = [
         Binding("escape,x", "close", "Close", id="xray.close"),
+        Binding(
+            "m",
+            "refine",
+            "Refine with the model",
+            id="xray.refine",
+            tooltip="Ask the [chat] model, chapter by chapter up to your page, to group and type names",
+        ),
         Binding("j", "cursor('down')", "Down", show=False),
         Binding("k", "cursor('up')", "Up", show=False),
     ]
@@ -44,6 +65,22 @@ class XRayScreen(ModalScreen[int | None]):
             self.detail = detail
             self.error = error
 
+    class RefineProgress(Message):
+        """The refinement finished a chapter."""
+
+        def __init__(self, done: int, total: int) -> None:
+            super().__init__()
+            self.done = done
+            self.total = total
+
+    class Refined(Message):
+        """The refinement ended: what to tell the reader, and the entries again (None if it failed)."""
+
+        def __init__(self, lines: list[str], entries: list[ConceptEntry] | None) -> None:
+            super().__init__()
+            self.lines = lines
+            self.entries = entries
+
     def __init__(
         self,
         entries: Sequence[ConceptEntry],
@@ -52,8 +89,12 @@ class XRayScreen(ModalScreen[int | None]):
         label: Callable[[int], str],
         note: str = "",
         first_detail: ConceptDetail | None = None,
+        refiner: XRayRefiner | None = None,
     ) -> None:
         super().__init__()
+        self.refiner = refiner
+        self.refining: threading.Event | None = None
+        """Set while a refinement runs; setting it asks the run to stop after the chapter in hand."""
         self.entries = {str(e.id): e for e in entries}
         self.ordered = list(entries)
         self.load_detail = load_detail
@@ -69,7 +110,7 @@ class XRayScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog dialog-tall dialog-wide", id="xray") as dialog:
             dialog.border_title = "X-Ray"
-            dialog.border_subtitle = "Enter: mentions · Esc closes"
+            dialog.border_subtitle = "Enter: mentions · m: refine with the model · Esc closes"
             note = self.note or (
                 f"People, places and terms up to p. {self.horizon_label} (your reading position)."
                 if self.ordered
@@ -166,8 +207,70 @@ class XRayScreen(ModalScreen[int | None]):
         if isinstance(focused, OptionList):
             focused.action_cursor_down() if direction == "down" else focused.action_cursor_up()
 
+    def action_refine(self) -> None:
+        """Ask the chat model to group and type the names, chapter by chapter up to the reader's page."""
+        note = self.query_one("#xray-note", Static)
+        if self.refiner is None:
+            note.update("Refining needs the app's services.")
+            return
+        if self.refining is not None:
+            return
+        self.refining = threading.Event()
+        note.update("Refining with the model…")
+        self._refine(self.refiner, self.refining)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="xray-refine")
+    def _refine(self, refiner: XRayRefiner, cancel: threading.Event) -> None:
+        def progress(done: int, total: int) -> None:
+            self.post_message(self.RefineProgress(done, total))
+
+        try:
+            lines = refiner.refine(progress, cancel)
+        except ReaderError as error:
+            self.post_message(self.Refined([str(error)], None))
+            return
+        except Exception as error:  # noqa: BLE001 - shown in the dialog
+            self.post_message(self.Refined([f"Refining failed ({type(error).__name__}: {error})."], None))
+            return
+        self.post_message(self.Refined(lines, refiner.reload()))
+
+    @on(RefineProgress)
+    def _refine_progress(self, event: RefineProgress) -> None:
+        if self.refining is not None and not self.refining.is_set():
+            self.query_one("#xray-note", Static).update(
+                f"Refining with the model: chapter {event.done} of {event.total}… (Esc stops)"
+            )
+
+    @on(Refined)
+    def _refined(self, event: Refined) -> None:
+        self.refining = None
+        self.query_one("#xray-note", Static).update("\n".join(event.lines))
+        if event.entries is None:
+            return
+        concepts = self.query_one("#xray-concepts", OptionList)
+        highlighted = concepts.highlighted_option.id if concepts.highlighted_option else None
+        self.entries = {str(e.id): e for e in event.entries}
+        self.ordered = list(event.entries)
+        concepts.clear_options()
+        concepts.add_options(self._options())
+        ids = [concepts.get_option_at_index(i).id for i in range(concepts.option_count)]
+        at = ids.index(highlighted) if highlighted in ids else (1 if concepts.option_count > 1 else None)
+        self.detail = None
+        concepts.highlighted = at
+        entry = self.entries.get(ids[at] or "") if at is not None else None
+        if entry is not None:
+            self._load_detail(entry)
+
+    def on_unmount(self) -> None:
+        if self.refining is not None:
+            self.refining.set()
+
     def action_close(self) -> None:
-        """Back to the concept list from the mentions, else close."""
+        """Stop a refinement in progress; else back to the concept list from the mentions; else close."""
+        if self.refining is not None and not self.refining.is_set():
+            self.refining.set()
+            self.query_one("#xray-note", Static).update("Stopping… (the chapters done are kept; Esc closes)")
+            return
         if self.focused is self.query_one("#xray-mentions", OptionList):
             self.query_one("#xray-concepts", OptionList).focus()
             return
