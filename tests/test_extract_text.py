@@ -119,3 +119,25 @@ def test_markdown_title_falls_back_to_a_single_h1_then_the_file_name(tmp_path: P
     book = TextExtractor().extract(untitled)
     assert book.title == "My Notes"
     assert [(c.title, c.start_page) for c in book.chapters] == [("One", 2), ("Two", 3)]
+
+
+def test_a_gutenberg_header_or_a_byline_gives_title_author_and_language(tmp_path) -> None:
+    from reader.adapters.extractors.text import TextExtractor
+
+    header = (
+        "The Project Gutenberg eBook of Tern Head, by Ann Writer\n\nThis eBook is for the use of anyone.\n\n"
+        "Title: Tern Head\n       A Second Title\n\nAuthor: Ann Writer\n\nLanguage: English\n\n"
+        "*** START OF THE PROJECT GUTENBERG EBOOK TERN HEAD ***\n\n"
+    )
+    story = "CHAPTER I\n\n" + "Martha Pell walked to the quay and looked at the sea. " * 40
+    gutenberg = tmp_path / "pg123.txt"
+    gutenberg.write_text(header + story, encoding="utf-8")
+    book = TextExtractor().extract(gutenberg)
+    assert (book.title, book.author, book.language) == ("Tern Head", "Ann Writer", "en")
+    byline = tmp_path / "copy.txt"
+    byline.write_text("Tern Head\n\nby Ann Writer\n\n" + story, encoding="utf-8")
+    book = TextExtractor().extract(byline)
+    assert (book.title, book.author) == ("Tern Head", "Ann Writer")
+    plain = tmp_path / "a_plain_book.txt"
+    plain.write_text(story, encoding="utf-8")
+    assert TextExtractor().extract(plain).title == "A Plain Book"  # no stated title: the file name

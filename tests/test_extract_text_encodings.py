@@ -215,7 +215,7 @@ def test_import_records_the_encoding_and_reimport_is_a_no_op(
     path = tmp_path / "gull-rock.txt"
     path.write_bytes(b"?" + CURLY.encode("cp1252"))
     code, out, _ = run(capsys, "import", str(path))
-    assert code == 0 and "Imported Gull Rock" in out
+    assert code == 0 and "Imported The Keeper of Gull Rock" in out  # its own title line, not the file name
     warnings = [line for line in out.splitlines() if "warning:" in line]
     assert len(warnings) == 1 and "guessed as cp1252" in warnings[0]
     code, out, _ = run(capsys, "import", str(path))

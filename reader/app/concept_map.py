@@ -401,7 +401,9 @@ def _kind(cues: _Cues, core_length: int) -> str:
         return "place"
     if cues.titles or cues.talk >= max(2, 0.1 * total):
         return "person"
-    if cues.the >= total / 2:
+    if cues.the >= total / 2:  # "the Knave": a character if it ever talks, else a place or a thing
+        if cues.talk:
+            return "person"
         return "place" if cues.locative >= 0.3 * total else "term"
     if cues.locative >= 0.3 * total and cues.locative > cues.speech:
         return "place"
@@ -519,8 +521,6 @@ def _name_concepts(
     def read(key: str, mention: tuple[int, int, bool]) -> tuple[tuple[str, ...], str, bool]:
         """The words before and after a mention, and whether "the" precedes it."""
         start, end, the = mention
-        if the:  # the run began with "the": what precedes that does not matter
-            return (), "", True
         found = contexts.get(start)
         if found is None:
             floor = page_starts[bisect_right(page_starts, start) - 1]
@@ -529,11 +529,14 @@ def _name_concepts(
                 owner = _OWNER_AFTER.match(text, end, end + 30)
                 if owner:
                     found = (found[0], f"{found[1]} {owner.group(1).lower()}")
+            if the:  # the run began with "The": what precedes it does not matter, what follows does
+                found = ((), found[1])
+            else:
+                judged[key] += 1
+                the_before[key] += bool(found[0]) and found[0][-1] == "the"
             contexts[start] = found
-            judged[key] += 1
-            the_before[key] += bool(found[0]) and found[0][-1] == "the"
         previous, following = found
-        return previous, following, bool(previous) and previous[-1] == "the"
+        return previous, following, the or (bool(previous) and previous[-1] == "the")
 
     concepts: list[ExtractedConcept] = []
     for index, cluster in enumerate(clusters):
@@ -603,11 +606,12 @@ def _cues(mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool]]
             cues.organisation += 1
         if previous and previous[-1] in VESSEL_WORDS:
             cues.vessel = True
-        if len(previous) > 1 and previous[-1] in ("to", "from") and previous[0] in DATIVE_VERBS:
-            cues.speech += 1  # "wrote to Hildesheim", "replied to Lucy": someone, not somewhere
+        preposition = previous[:-1] if previous and previous[-1] == "the" else previous
+        if len(preposition) > 1 and preposition[-1] in ("to", "from") and preposition[-2] in DATIVE_VERBS:
+            cues.speech += 1  # "wrote to Hildesheim", "said to the Knave": someone, not somewhere
         elif previous and (
             previous[-1] in LOCATIVE
-            or (previous[-1] == "the" and len(previous) > 1 and previous[0] in LOCATIVE)
+            or (previous[-1] == "the" and len(previous) > 1 and previous[-2] in LOCATIVE)
         ):
             cues.locative += 1
         cues.the += the
@@ -623,7 +627,11 @@ def _concept(
         if kind != "person" and alias.possessive >= 0.8 * alias.count and alias.count > 1:
             text += "'s"
         judged = max(1, alias.judged)
-        if (kind != "person" or family) and alias.the >= 0.6 * judged and not key.startswith("the "):
+        if kind == "person" and not family:  # "the Hatter", never "the Emperor Napoleon"
+            the = alias.the >= 0.8 * judged and not any(is_title(t) for t in key.split())
+        else:  # "the Thames", "the Bennets"
+            the = alias.the >= 0.6 * judged
+        if the and not key.startswith("the "):
             text = "the " + text
         return text
 

@@ -122,7 +122,7 @@ _TOKEN = re.compile(r"[\w'’\-]+\.?")
 _WORDS = re.compile(r"[\w'’\-]+")
 _PRONOUN_I = re.compile(r"^I(?:['’]\w*)?\.?$")
 _WORD_BEFORE_STOP = re.compile(r"(\w+)\.$")
-_NEXT_WORD = re.compile(r"[^\w\n]{0,3}([\w'’\-]+)")
+_NEXT_WORD = re.compile(r"([^\w\n]{0,3})([\w'’\-]+)")
 """The word after a run (used with `match`, so anchored where it starts)."""
 _OPENERS = "\"“‘'(["
 _CLOSERS = "\"”’')]"
@@ -186,7 +186,8 @@ def is_title(token: str) -> bool:
 
 
 def strip_possessive(token: str) -> str:
-    for suffix in ("'s", "’s"):
+    """A name word without a possessive or a contraction ("Dinah's", "Dinah’ll" -> "Dinah")."""
+    for suffix in ("'s", "’s", "'ll", "’ll", "'ve", "’ve", "'re", "’re", "'d", "’d"):
         if token.endswith(suffix) and len(token) > 2:
             return token[: -len(suffix)]
     return token.rstrip("'’-")
@@ -259,7 +260,7 @@ def sentence_start_by_prefix(before: str) -> bool | None:
 
 
 def context_of(text: str, start: int, end: int, floor: int = 0) -> tuple[tuple[str, ...], str]:
-    """Up to two lower-cased words right before a run (nearest last) and the word after it.
+    """Up to three lower-cased words right before a run (nearest last) and the word after it.
 
     `floor` is where the run's page begins when `text` holds more than one page.
     """
@@ -267,13 +268,17 @@ def context_of(text: str, start: int, end: int, floor: int = 0) -> tuple[tuple[s
     previous: tuple[str, ...] = ()
     last = before[-1:]
     if last and (last.isalnum() or last in "'’-"):
-        previous = tuple(map(str.lower, _WORDS.findall(before)[-2:]))
+        previous = tuple(map(str.lower, _WORDS.findall(before)[-3:]))
     elif last == ".":
         word = _WORD_BEFORE_STOP.search(before)
         if word and is_abbreviation(word.group(1)):
             previous = (word.group(1).lower(),)
     after = _NEXT_WORD.match(text, end, end + 30)
-    return previous, after.group(1).lower() if after else ""
+    if not after:
+        return previous, ""
+    word = after.group(2).lower()
+    # a word after a stop, comma or quote belongs to the next clause (“... the Danube,” answered X)
+    return previous, "," + word if after.group(1).strip(" \t'’") else word
 
 
 def run_spans(text: str) -> list[tuple[int, int]]:

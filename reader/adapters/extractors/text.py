@@ -10,6 +10,7 @@ from reader.adapters.extractors.common import check_file, clean_field, one_line,
 from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS, paginate
 from reader.adapters.extractors.text_cleanup import clean_paragraph, split_paragraphs
 from reader.adapters.extractors.text_decoding import DecodedText, decode_text
+from reader.adapters.extractors.text_metadata import stated_metadata
 from reader.domain.errors import ExtractionError
 from reader.domain.models import ExtractedBook, ExtractedChapter, ExtractedPage
 from reader.domain.ports import ProgressCallback
@@ -71,6 +72,7 @@ class TextExtractor:
             meta, text = split_front_matter(text)
             sections = markdown_sections(text)
         else:
+            meta = stated_metadata(text)
             sections = text_sections(text)
         title = meta.get("title") or (_single_h1(sections) if markdown else "") or title_from_filename(path)
         pages: list[ExtractedPage] = []
