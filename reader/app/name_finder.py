@@ -276,9 +276,9 @@ def context_of(text: str, start: int, end: int, floor: int = 0) -> tuple[tuple[s
     after = _NEXT_WORD.match(text, end, end + 30)
     if not after:
         return previous, ""
-    word = after.group(2).lower()
+    following = after.group(2).lower()
     # a word after a stop, comma or quote belongs to the next clause (“... the Danube,” answered X)
-    return previous, "," + word if after.group(1).strip(" \t'’") else word
+    return previous, "," + following if after.group(1).strip(" \t'’") else following
 
 
 def run_spans(text: str) -> list[tuple[int, int]]:
