@@ -27,3 +27,26 @@ def test_main_screen(theme: str, snap_compare, fixed_config_path: None) -> None:
 def test_narrow_terminal_shows_the_page_alone(snap_compare, fixed_config_path: None) -> None:  # noqa: ANN001
     services, _ = sample_services()
     assert snap_compare(ReaderApp(services), terminal_size=(80, 24))
+
+
+def test_page_with_a_highlight_and_a_note(snap_compare, fixed_config_path: None) -> None:  # noqa: ANN001
+    services, book = sample_services(2)
+    text = services.pages.range_text(book.id, 2, 2)
+    start = text.index("Crane's voice")
+    services.annotations.highlight(book.id, 2, text, start, start + len("Crane's voice did not change"))
+    start = text.index("his hand on the tiller")
+    services.annotations.highlight(
+        book.id, 2, text, start, start + len("his hand on the tiller"), note="nerves"
+    )
+    services.bookmarks.name(book.id, 2, "the wreck")
+    assert snap_compare(ReaderApp(services), terminal_size=(100, 30))
+
+
+def test_page_opened_from_a_search_with_its_hits(snap_compare, fixed_config_path: None) -> None:  # noqa: ANN001
+    services, book = sample_services(6)
+
+    async def open_hit(pilot) -> None:  # noqa: ANN001 - Pilot
+        pilot.app.viewer.show_search_hits(5, "Thorne", [5])
+        await pilot.pause()
+
+    assert snap_compare(ReaderApp(services), terminal_size=(100, 30), run_before=open_hit)

@@ -28,6 +28,8 @@ class ShownPage:
     horizon_label: str
     visual_importance: int = 1
     """1 (prose) to 5 (mostly figures): measured at import, or given by `reader enrich`."""
+    bookmark: str | None = None
+    """The page's bookmark name ("" for an unnamed bookmark); None when the page has no bookmark."""
 
     @property
     def has_figures(self) -> bool:

@@ -33,9 +33,22 @@ MIN_TITLE = 8
 DASH = " — "
 
 
+BOOKMARK_MARKER = "⚑"
+"""Shown in the header on a bookmarked page (with the bookmark's name, when it has one)."""
+
+BOOKMARK_NAME_ROOM = 18
+
+
 def position_parts(page: ShownPage) -> list[Part]:
     """The position of `page` in display order; the least important parts have the highest rank."""
     parts = []
+    if page.bookmark is not None:
+        name = (
+            page.bookmark
+            if len(page.bookmark) <= BOOKMARK_NAME_ROOM
+            else page.bookmark[: BOOKMARK_NAME_ROOM - 1] + "…"
+        )
+        parts.append(Part(f"{BOOKMARK_MARKER} {name}".rstrip(), 2))
     if page.matter:
         parts.append(Part(MATTER_MARKERS[page.matter], 2))
     if page.has_figures:
