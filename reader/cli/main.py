@@ -13,6 +13,7 @@ from reader.cli import (
     enrich_commands,
     knowledge_commands,
     library_commands,
+    notes_commands,
     search_commands,
 )
 from reader.cli.output import error_line
@@ -24,6 +25,7 @@ COMMAND_MODULES = [
     chat_commands,
     knowledge_commands,
     enrich_commands,
+    notes_commands,
     app_commands,
 ]
 
