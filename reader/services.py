@@ -239,6 +239,7 @@ class Services:
             # no model calls inside a tool call: extractive summaries, or the model's where `reader recap`
             # (or the app's recap) already made them
             BookKnowledge(self.xray, self.summaries_for(offline=True, reuse_model=True)),
+            notes=self.annotations.list,
         )
 
     @property
