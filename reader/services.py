@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from reader.app.embed_books import EmbedBooksUseCase
     from reader.app.enrich_pages import EnrichPagesUseCase
     from reader.app.import_books import ImportBooksUseCase
+    from reader.app.reading_time import ReadingTimeUseCase
     from reader.app.search_books import SearchBooksUseCase
     from reader.app.summaries import SummariesUseCase
     from reader.app.xray import XRayUseCase
@@ -82,6 +83,14 @@ class Services:
         return AnnotationsUseCase(
             SqliteAnnotationRepository(conn), self.books, self.chunks, SqliteBookmarkRepository(conn)
         )
+
+    @property
+    def reading_time(self) -> ReadingTimeUseCase:
+        """The reader's pace, time left and the reading log behind `reader stats`."""
+        from reader.adapters.sqlite.reading_log_repository import SqliteReadingLogRepository
+        from reader.app.reading_time import ReadingTimeUseCase
+
+        return ReadingTimeUseCase(self.chunks, SqliteReadingLogRepository(self.db.conn))
 
     @property
     def importer(self) -> ImportBooksUseCase:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from textual.content import Content
 from textual.widget import Widget
 
+from reader.app.reading_pace import format_minutes
 from reader.tui.fit_text import Part, cells, drop_to_fit, elide
 from reader.tui.reading_session import ShownPage
 
@@ -60,6 +61,10 @@ def position_parts(page: ShownPage) -> list[Part]:
     ]
     if page.horizon > page.number:
         parts.append(Part(f"read to p. {page.horizon_label}", READING_POSITION))
+    if page.time_left is not None:
+        if page.time_left.chapter_minutes is not None:
+            parts.append(Part(f"{format_minutes(page.time_left.chapter_minutes)} left in chapter", 5))
+        parts.append(Part(f"{format_minutes(page.time_left.book_minutes)} left in book", 6))
     return parts
 
 

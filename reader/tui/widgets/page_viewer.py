@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 from textual import on, work
@@ -14,6 +15,7 @@ from textual.message import Message
 from reader.domain.errors import ReaderError
 from reader.domain.models import Book
 from reader.tui.open_page import not_a_pdf, open_page
+from reader.tui.reading_clock import PaceLoaded, ReadingClock
 from reader.tui.reading_session import ReadingSession, ShownPage
 from reader.tui.screens.confirm_screen import ConfirmScreen
 from reader.tui.screens.goto_screen import GoToScreen
@@ -127,6 +129,8 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
         """How many pages were rendered (turns that queued up count once)."""
         self.figures_shown = False
         """Whether the page on screen is a PDF page with figures (the key hints then offer `o`)."""
+        self.clock = ReadingClock(self)
+        """Times page turns for the reader's pace; says how long the chapter and the book have left."""
 
     def compose(self) -> ComposeResult:
         yield PageHeader(id="page-header")
@@ -147,6 +151,9 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
         self.session = session
         self._pending = None
         self.marks_opened(session)
+        self.clock.open(session.book if session is not None else None)
+        if session is not None:
+            self.clock.shown(session.number)
         if session is None:
             self.query_one(PageHeader).clear("reader")
             self.page_text.show(Content(EMPTY_LIBRARY))
@@ -156,7 +163,7 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
 
     def _render_page(self, *, to_end: bool, backwards: bool = False) -> None:
         assert self.session is not None
-        page = self.with_marks(self.session.shown())
+        page = self._described(self.session)
         self.page_changed(page, backwards=backwards)
         self.query_one(PageHeader).show(page)
         self.page_text.show(self.decorate(page, page_content(page)), to_end=to_end)
@@ -176,7 +183,19 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
     def refresh_header(self) -> None:
         """Describe the page again (after the reading position changed)."""
         if self.session is not None:
-            self.query_one(PageHeader).show(self.with_marks(self.session.shown()))
+            self.query_one(PageHeader).show(self._described(self.session))
+
+    def _described(self, session: ReadingSession) -> ShownPage:
+        """The page on screen with its bookmark and the time left."""
+        return replace(self.with_marks(session.shown()), time_left=self.clock.time_left(session))
+
+    @on(PaceLoaded)
+    def _pace_loaded(self, event: PaceLoaded) -> None:
+        if self.clock.loaded(event):
+            self.refresh_header()
+
+    def on_unmount(self) -> None:
+        self.clock.flush(wait=True)
 
     def _show(self, target: int, *, jump: bool, to_end: bool = False, backwards: bool = False) -> None:
         session = self.session
@@ -186,6 +205,7 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
         moved = session.go(target, jump=jump)
         if session.number == previous and not moved and self.renders:
             return
+        self.clock.shown(session.number)
         self._render_page(to_end=to_end, backwards=backwards)
         self.post_message(self.PageShown(session.book.id, session.number, session.horizon, moved))
 
