@@ -15,6 +15,7 @@ from reader.cli import (
     library_commands,
     notes_commands,
     search_commands,
+    stats_commands,
 )
 from reader.cli.output import error_line
 from reader.domain.errors import ReaderError
@@ -26,6 +27,7 @@ COMMAND_MODULES = [
     knowledge_commands,
     enrich_commands,
     notes_commands,
+    stats_commands,
     app_commands,
 ]
 
