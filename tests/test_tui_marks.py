@@ -8,6 +8,7 @@ from reader.tui.app import ReaderApp
 from reader.tui.screens.help_screen import HelpScreen
 from reader.tui.screens.marks_screen import MarksScreen
 from reader.tui.screens.text_screen import TextScreen
+from reader.tui.widgets.mark_list import MarkList
 from reader.tui.widgets.page_header import PageHeader
 from reader.tui.widgets.page_text import PageText
 from tests.tui_helpers import sample_services, wait_until
@@ -45,7 +46,7 @@ async def test_m_bookmarks_the_page_and_the_list_jumps_back_to_it() -> None:
         assert app.session.number == 1
         await pilot.press("apostrophe")
         assert isinstance(app.screen, MarksScreen)
-        shown = str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
+        shown = app.screen.query_one(MarkList).row(0).plain
         assert "p. 3" in shown and "the letter" in shown
         await pilot.press("enter")
         await pilot.pause()
@@ -105,16 +106,16 @@ async def test_n_in_visual_mode_adds_a_note_and_the_notes_list_removes_with_undo
         assert styled(app, "underline on $page-highlight") == [note.quote]
         await pilot.press("quotation_mark")
         assert isinstance(app.screen, MarksScreen)
-        shown = str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
+        shown = app.screen.query_one(MarkList).row(0).plain
         assert "p. 2" in shown and "Thorne lies" in shown
         await pilot.press("d")
         await settle(app, pilot)
         assert services.annotations.list(book.id) == []
-        assert app.screen.query_one(OptionList).option_count == 0
+        assert app.screen.query_one(MarkList).count == 0
         await pilot.press("u")
         await settle(app, pilot)
         assert services.annotations.list(book.id) == [note]
-        assert app.screen.query_one(OptionList).option_count == 1
+        assert app.screen.query_one(MarkList).count == 1
         await pilot.press("escape")
         await pilot.pause()
         assert styled(app, "underline on $page-highlight") == [note.quote]

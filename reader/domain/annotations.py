@@ -16,7 +16,7 @@ class Bookmark:
     created_at: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Anchor:
     """Where a passage is: its page, character offsets in the page's text, the quote and some context.
 
@@ -32,7 +32,7 @@ class Anchor:
     suffix: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Annotation:
     """A highlighted passage, with the reader's note when there is one."""
 

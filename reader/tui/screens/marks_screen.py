@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from textual import on
@@ -12,28 +11,20 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Static
 
-
-@dataclass(frozen=True)
-class MarkRow:
-    """One listed mark: the page it jumps to, what the list shows and the stored mark behind it."""
-
-    page: int
-    prompt: Content
-    item: Any
+from reader.tui.widgets.mark_list import MarkList
 
 
 class MarksScreen(ModalScreen[int | None]):
-    """Dismisses with the chosen mark's page; `d` removes a mark (the caller offers `u` to undo), `e` edits."""
+    """Dismisses with the chosen mark's page; `d` removes a mark (the caller offers `u` to undo), `e` edits.
 
-    AUTO_FOCUS = "OptionList"
+    Rows are drawn lazily from `prompt(item)`, so a book's 10,000 notes open as fast as ten."""
+
+    AUTO_FOCUS = "MarkList"
 
     BINDINGS = [
         Binding("escape", "cancel", "Close", id="marks.close"),
-        Binding("j", "cursor('down')", "Down", show=False),
-        Binding("k", "cursor('up')", "Up", show=False),
         Binding("d,delete", "remove", "Remove", id="marks.remove"),
         Binding("u", "undo", "Undo removal", id="marks.undo"),
         Binding("e", "edit", "Edit", id="marks.edit"),
@@ -42,23 +33,27 @@ class MarksScreen(ModalScreen[int | None]):
     def __init__(
         self,
         title: str,
-        rows: Sequence[MarkRow],
+        items: Sequence[Any],
         *,
+        prompt: Callable[[Any], Content],
+        page_of: Callable[[Any], int],
         empty: str,
         remove: Callable[[Any], None],
         undo: Callable[[], bool],
-        edit: Callable[[Any, Callable[[MarkRow], None]], None] | None = None,
+        edit: Callable[[Any, Callable[[Any], None]], None] | None = None,
         current: int = 0,
     ) -> None:
         super().__init__()
         self.title_text = title
-        self.rows = list(rows)
+        self.items = list(items)
+        self._prompt = prompt
+        self.page_of = page_of
         self.empty = empty
         self._remove = remove
         self._undo = undo
         self._edit = edit
         self.current = current
-        self.removed: list[tuple[int, MarkRow]] = []
+        self.removed: list[tuple[int, Any]] = []
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog dialog-tall") as dialog:
@@ -67,45 +62,35 @@ class MarksScreen(ModalScreen[int | None]):
                 " · e edits" if self._edit else ""
             )
             yield Static(
-                self.empty if not self.rows else "", id="marks-note", classes="dialog-text", markup=False
+                self.empty if not self.items else "", id="marks-note", classes="dialog-text", markup=False
             )
-            yield OptionList(*self._options(), id="marks-list")
+            yield MarkList(len(self.items), lambda index: self._prompt(self.items[index]), id="marks-list")
 
-    def _options(self) -> list[Option]:
-        return [Option(row.prompt, id=str(index)) for index, row in enumerate(self.rows)]
+    @property
+    def marks(self) -> MarkList:
+        return self.query_one(MarkList)
 
     def on_mount(self) -> None:
-        marks = self.query_one(OptionList)
-        if self.rows:
-            earlier = [i for i, row in enumerate(self.rows) if row.page <= self.current]
-            marks.highlighted = earlier[-1] if earlier else 0
+        earlier = sum(1 for item in self.items if self.page_of(item) <= self.current)
+        self.marks.reset(len(self.items), max(0, earlier - 1))
 
-    def _reload(self, highlight: int | None) -> None:
-        marks = self.query_one(OptionList)
-        marks.clear_options()
-        marks.add_options(self._options())
-        if self.rows:
-            marks.highlighted = max(0, min(highlight or 0, len(self.rows) - 1))
-        self.query_one("#marks-note", Static).update("" if self.rows else self.empty)
+    def _reload(self, cursor: int) -> None:
+        self.marks.reset(len(self.items), cursor)
+        self.query_one("#marks-note", Static).update("" if self.items else self.empty)
 
-    @on(OptionList.OptionSelected)
-    def _selected(self, event: OptionList.OptionSelected) -> None:
+    @on(MarkList.Selected)
+    def _selected(self, event: MarkList.Selected) -> None:
         event.stop()
-        self.dismiss(self.rows[int(event.option.id or 0)].page)
-
-    def action_cursor(self, direction: str) -> None:
-        """Move the highlight with vim keys."""
-        marks = self.query_one(OptionList)
-        marks.action_cursor_down() if direction == "down" else marks.action_cursor_up()
+        self.dismiss(self.page_of(self.items[event.index]))
 
     def action_remove(self) -> None:
-        """Remove the highlighted mark; `u` puts it back."""
-        index = self.query_one(OptionList).highlighted
-        if index is None or not self.rows:
+        """Remove the mark under the cursor; `u` puts it back."""
+        if not self.items:
             return
-        row = self.rows.pop(index)
-        self.removed.append((index, row))
-        self._remove(row.item)
+        index = self.marks.cursor
+        item = self.items.pop(index)
+        self.removed.append((index, item))
+        self._remove(item)
         self._reload(index)
         self.query_one("#marks-note", Static).update("Removed. Press u to undo.")
 
@@ -114,21 +99,21 @@ class MarksScreen(ModalScreen[int | None]):
         if not self.removed or not self._undo():
             self.notify("Nothing to undo.", timeout=2)
             return
-        index, row = self.removed.pop()
-        self.rows.insert(index, row)
+        index, item = self.removed.pop()
+        self.items.insert(index, item)
         self._reload(index)
 
     def action_edit(self) -> None:
-        """Edit the highlighted mark (a note's text, a bookmark's name)."""
-        index = self.query_one(OptionList).highlighted
-        if self._edit is None or index is None or not self.rows:
+        """Edit the mark under the cursor (a note's text, a bookmark's name)."""
+        if self._edit is None or not self.items:
             return
+        index = self.marks.cursor
 
-        def edited(row: MarkRow) -> None:
-            self.rows[index] = row
+        def edited(item: Any) -> None:
+            self.items[index] = item
             self._reload(index)
 
-        self._edit(self.rows[index].item, edited)
+        self._edit(self.items[index], edited)
 
     def action_cancel(self) -> None:
         """Close without going anywhere."""

@@ -29,7 +29,7 @@ from reader.tui.page_selection import (
     word_forward,
 )
 from reader.tui.reading_session import ReadingSession, ShownPage
-from reader.tui.screens.marks_screen import MarkRow, MarksScreen
+from reader.tui.screens.marks_screen import MarksScreen
 from reader.tui.screens.text_screen import TextScreen
 from reader.tui.widgets.page_text import PageText
 
@@ -350,7 +350,7 @@ class PageMarks(Widget):
         session = self.session
         if session is None:
             return
-        rows = [self._bookmark_row(b) for b in sorted(self.bookmarks.values(), key=lambda b: b.page)]
+        rows = sorted(self.bookmarks.values(), key=lambda b: b.page)
 
         def remove(bookmark: Bookmark) -> None:
             self._remove_bookmark(bookmark, session.label(bookmark.page))
@@ -359,6 +359,8 @@ class PageMarks(Widget):
             MarksScreen(
                 "Bookmarks",
                 rows,
+                prompt=self._bookmark_prompt,
+                page_of=lambda bookmark: bookmark.page,
                 empty="No bookmarks yet: m bookmarks the page on screen.",
                 remove=remove,
                 undo=self._undo_in_list,
@@ -368,7 +370,7 @@ class PageMarks(Widget):
             self._jump_if_chosen,
         )
 
-    def _bookmark_row(self, bookmark: Bookmark) -> MarkRow:
+    def _bookmark_prompt(self, bookmark: Bookmark) -> Content:
         session = self.session
         assert session is not None
         from reader.app.page_lookup import page_chapter
@@ -381,9 +383,9 @@ class PageMarks(Widget):
             ("  " if bookmark.name else "", ""),
             (chapter.title if chapter else "", "$text-muted"),
         )
-        return MarkRow(bookmark.page, prompt, bookmark)
+        return prompt
 
-    def _rename_bookmark(self, bookmark: Bookmark, done: Callable[[MarkRow], None]) -> None:
+    def _rename_bookmark(self, bookmark: Bookmark, done: Callable[[Bookmark], None]) -> None:
         session = self.session
         if session is None:
             return
@@ -393,7 +395,7 @@ class PageMarks(Widget):
                 return
             renamed = replace(bookmark, name=name)
             self.bookmarks[bookmark.page] = renamed
-            done(self._bookmark_row(renamed))
+            done(renamed)
             self.write(lambda s: (s.bookmarks.name(bookmark.book_id, bookmark.page, name), Outcome())[1])
 
         label = session.label(bookmark.page)
@@ -416,7 +418,7 @@ class PageMarks(Widget):
         services = self.services
         if session is None or services is None:
             return
-        rows = self.note_rows(services.annotations.list(session.book.id))
+        rows = services.annotations.list(session.book.id)
 
         def remove(annotation: Annotation) -> None:
             self._remove_annotations([annotation])
@@ -425,6 +427,8 @@ class PageMarks(Widget):
             MarksScreen(
                 "Highlights and notes",
                 rows,
+                prompt=self.note_prompt,
+                page_of=lambda annotation: annotation.page,
                 empty="No highlights yet: v selects a passage, y highlights it, n adds a note.",
                 remove=remove,
                 undo=self._undo_in_list,
@@ -434,33 +438,29 @@ class PageMarks(Widget):
             self._jump_if_chosen,
         )
 
-    def note_rows(self, annotations: list[Annotation]) -> list[MarkRow]:
-        """One list row per highlight or note."""
+    def note_prompt(self, annotation: Annotation) -> Content:
+        """The list line of one highlight or note: page (or orphaned), quote, note."""
         session = self.session
         assert session is not None
-        label = session.label
-        rows = []
-        for annotation in annotations:
-            where = (
-                ("orphaned", "bold $text-error")
-                if annotation.orphaned
-                else (f"p. {label(annotation.page)}", "bold $accent")
-            )
-            parts: list[tuple[str, str] | str] = [
-                where,
-                ("  ", ""),
-                (f"“{quote_line(annotation.quote)}”", "italic"),
-            ]
-            if annotation.note:
-                parts += [("  — ", "$text-muted"), quote_line(annotation.note)]
-            rows.append(MarkRow(annotation.page, Content.assemble(*parts), annotation))
-        return rows
+        where = (
+            ("orphaned", "bold $text-error")
+            if annotation.orphaned
+            else (f"p. {session.label(annotation.page)}", "bold $accent")
+        )
+        parts: list[tuple[str, str] | str] = [
+            where,
+            ("  ", ""),
+            (f"“{quote_line(annotation.quote)}”", "italic"),
+        ]
+        if annotation.note:
+            parts += [("  — ", "$text-muted"), quote_line(annotation.note)]
+        return Content.assemble(*parts)
 
-    def _edit_note(self, annotation: Annotation, done: Callable[[MarkRow], None]) -> None:
+    def _edit_note(self, annotation: Annotation, done: Callable[[Annotation], None]) -> None:
         def noted(note: str | None) -> None:
             if note is None:
                 return
-            done(self.note_rows([replace(annotation, note=note)])[0])
+            done(replace(annotation, note=note))
             self.write(lambda s: (s.annotations.set_note(annotation.id, note), Outcome())[1])
 
         self.app.push_screen(
