@@ -3,7 +3,7 @@ on the right (and "front matter" / "back matter" outside it), fitted to the widt
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from textual.content import Content
 from textual.widget import Widget
@@ -96,7 +96,7 @@ def header_line(page: ShownPage, width: int) -> HeaderLine:
     leave the chapter some room, then the title and chapter are elided; numbers are never cut."""
     chapter = page.chapter.title if page.chapter is not None else None
     name = cells(chapter or page.book.title)
-    parts = position_parts(page)
+    parts = position_parts(replace(page, time_left=None))  # the time left only fills room left over
     shortest = drop_to_fit(parts, 0, keep=READING_POSITION)
     # drop parts to show the whole name when that is possible at all, else to give it NAME_ROOM
     wanted = name if name <= width - GAP - cells(shortest) else min(name, NAME_ROOM)
@@ -104,8 +104,8 @@ def header_line(page: ShownPage, width: int) -> HeaderLine:
     if cells(position) > width:
         position = drop_to_fit(parts, width)
     title = title_text(page.book.title, chapter, width - cells(position) - GAP)
-    # a dropped part may still fit beside the title as shown
-    wider = drop_to_fit(parts, width - GAP - title.cell_length, keep=READING_POSITION)
+    # a dropped part (or the time left) may still fit beside the title as shown
+    wider = drop_to_fit(position_parts(page), width - GAP - title.cell_length, keep=READING_POSITION)
     if cells(position) < cells(wider) <= width - GAP - title.cell_length:
         position = wider
     return HeaderLine(title, position)
