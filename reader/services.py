@@ -25,11 +25,14 @@ if TYPE_CHECKING:
     from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
     from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
     from reader.adapters.sqlite.vector_store import SqliteVectorStore
+    from reader.app.annotations import AnnotationsUseCase
+    from reader.app.bookmarks import BookmarksUseCase
     from reader.app.chat_with_book import ChatWithBookUseCase
     from reader.app.embed_books import EmbedBooksUseCase
     from reader.app.enrich_pages import EnrichPagesUseCase
     from reader.app.import_books import ImportBooksUseCase
     from reader.app.refine_concepts import RefineConceptsUseCase
+    from reader.app.reading_time import ReadingTimeUseCase
     from reader.app.search_books import SearchBooksUseCase
     from reader.app.summaries import SummariesUseCase
     from reader.app.xray import XRayUseCase
@@ -64,12 +67,43 @@ class Services:
         return SqliteSettingsRepository(self.db.conn)
 
     @property
+    def bookmarks(self) -> BookmarksUseCase:
+        """The reader's bookmarks."""
+        from reader.adapters.sqlite.bookmark_repository import SqliteBookmarkRepository
+        from reader.app.bookmarks import BookmarksUseCase
+
+        return BookmarksUseCase(SqliteBookmarkRepository(self.db.conn))
+
+    @property
+    def annotations(self) -> AnnotationsUseCase:
+        """The reader's highlights and notes."""
+        from reader.adapters.sqlite.annotation_repository import SqliteAnnotationRepository
+        from reader.adapters.sqlite.bookmark_repository import SqliteBookmarkRepository
+        from reader.app.annotations import AnnotationsUseCase
+
+        conn = self.db.conn
+        return AnnotationsUseCase(
+            SqliteAnnotationRepository(conn), self.books, self.chunks, SqliteBookmarkRepository(conn)
+        )
+
+    @property
+    def reading_time(self) -> ReadingTimeUseCase:
+        """The reader's pace, time left and the reading log behind `reader stats`."""
+        from reader.adapters.sqlite.reading_log_repository import SqliteReadingLogRepository
+        from reader.app.reading_time import ReadingTimeUseCase
+
+        return ReadingTimeUseCase(self.chunks, SqliteReadingLogRepository(self.db.conn))
+
+    @property
     def importer(self) -> ImportBooksUseCase:
         # pypdf and ebooklib load only when something is imported (not on the app's start-up path)
         from reader.adapters.extractors.registry import SUPPORTED_SUFFIXES, extractor_for
         from reader.app.import_books import ImportBooksUseCase  # with the concept map builder
 
-        return ImportBooksUseCase(self.books, extractor_for, INDEX_VERSION, SUPPORTED_SUFFIXES)
+        def reanchor(book_id: str, old_page_count: int) -> str:  # in the importing thread
+            return self.annotations.reanchor(book_id, old_page_count).message
+
+        return ImportBooksUseCase(self.books, extractor_for, INDEX_VERSION, SUPPORTED_SUFFIXES, reanchor)
 
     @property
     def page_files(self) -> PypdfPageFiles:
@@ -235,6 +269,7 @@ class Services:
             # no model calls inside a tool call: extractive summaries, or the model's where `reader recap`
             # (or the app's recap) already made them
             BookKnowledge(self.xray, self.summaries_for(offline=True, reuse_model=True)),
+            notes=self.annotations.list,
         )
 
     @property

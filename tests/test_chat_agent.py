@@ -38,6 +38,7 @@ def test_streamed_text_arrives_as_deltas_with_citations_and_is_saved(server) -> 
         "lookup_concept",
         "chapter_summary",
         "story_so_far",
+        "my_notes",
     }
     stored = chat.messages(answer.conversation_id or 0)
     assert [(m.role, m.content) for m in stored] == [

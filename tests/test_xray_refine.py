@@ -256,7 +256,7 @@ def test_the_refinement_table_comes_with_the_upgrade_from_the_previous_schema(tm
 
     path = tmp_path / "old.db"
     old = sqlean.connect(str(path), isolation_level=None)
-    migrate(old, target=SCHEMA_VERSION - 1)
+    migrate(old, target=6)  # the schema before refinements (step 7)
     old.execute(
         "INSERT INTO books (id, title, format, source_path, page_count, index_version, imported_at) "
         "VALUES (?, 'Old', 'txt', '/x', 3, 3, '2026-01-01')",

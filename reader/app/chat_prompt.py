@@ -26,6 +26,7 @@ with that page. It moves forward only to a page the reader named in their own me
 the pages mentioning it and who it appears with (only as far as the reader has read).
 - chapter_summary(chapter): a cited summary of a chapter ("3", a title or "current").
 - story_so_far(): a cited recap of the book up to p. {label}.
+- my_notes(about): the reader's own highlights and notes so far ("what did I highlight about X?").
 Answer when you have what you need; you have at most {budget} tool calls per question."""
 
 _RETRIEVED = """Passages from the pages the reader has read (up to p. {label}) come with the \

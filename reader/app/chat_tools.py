@@ -13,6 +13,7 @@ from typing import Any
 from reader.app import knowledge_tools
 from reader.app.chunking import join_chunks
 from reader.app.knowledge_tools import KNOWLEDGE_TOOLS, BookKnowledge
+from reader.app.my_notes_tool import MY_NOTES_TOOL, NotesUpTo, my_notes
 from reader.app.page_figures import figure_pages
 from reader.app.page_lookup import page_chapter, page_label, resolve_page
 from reader.domain.chat import ToolDefinition, ToolHandler, ToolResult
@@ -100,6 +101,8 @@ class BookTools:
     """Whether the model reads PDF files: figure pages go to it as PDFs instead of a note."""
     knowledge: BookKnowledge | None = None
     """The concept map and summaries behind lookup_concept, chapter_summary and story_so_far."""
+    notes: NotesUpTo | None = None
+    """The reader's highlights and notes behind my_notes."""
 
     def __post_init__(self) -> None:
         self.current_page = self.book.current_page
@@ -108,7 +111,11 @@ class BookTools:
 
     @property
     def definitions(self) -> tuple[ToolDefinition, ...]:
-        return TOOL_DEFINITIONS + (KNOWLEDGE_TOOLS if self.knowledge is not None else ())
+        return (
+            TOOL_DEFINITIONS
+            + (KNOWLEDGE_TOOLS if self.knowledge is not None else ())
+            + ((MY_NOTES_TOOL,) if self.notes is not None else ())
+        )
 
     @property
     def handlers(self) -> dict[str, ToolHandler]:
@@ -120,6 +127,7 @@ class BookTools:
             "lookup_concept": self.lookup_concept,
             "chapter_summary": self.chapter_summary,
             "story_so_far": self.story_so_far,
+            "my_notes": self.my_notes,
         }
 
     def label(self, number: int) -> str:
@@ -265,6 +273,14 @@ class BookTools:
         return knowledge_tools.story_so_far(self._knowledge(), self.book.id, self.current_page, self.label)
 
 
+    def my_notes(self, arguments: dict[str, Any]) -> ToolResult:
+        if self.notes is None:
+            raise ToolArgumentError("This tool is not available here; use search_book and read_pages.")
+        about = arguments.get("about")
+        about = _text_argument(arguments, "about", "my_notes") if about not in (None, "") else ""
+        return my_notes(self.notes, self.book.id, about, self.current_page, self.label)
+
+
 def tool_summary(name: str, arguments: dict[str, Any], result: ToolResult) -> str:
     """One short line for the UI, e.g. 'search_book "the letter" -> 4 hits'."""
     first_line = result.formatted_text.strip().splitlines()[0] if result.formatted_text.strip() else ""
@@ -279,6 +295,9 @@ def tool_summary(name: str, arguments: dict[str, Any], result: ToolResult) -> st
     if name == "lookup_concept" and not result.is_error:
         found = brief.split(" (")[0] if result.result_count else "not found"
         return f'lookup_concept "{arguments.get("name", "")}" -> {found}'
+    if name == "my_notes" and not result.is_error:
+        about = f' "{arguments["about"]}"' if arguments.get("about") else ""
+        return f"my_notes{about} -> {result.result_count} highlights and notes"
     if name in ("chapter_summary", "story_so_far") and not result.is_error:
         return f"{name} -> {brief.removesuffix(':')}"
     if name == "set_current_page" and result.is_error and brief.startswith("Refused"):

@@ -12,6 +12,7 @@ from reader.app.chat_history import earlier_turns
 from reader.app.chat_tools import BookTools
 from reader.app.chat_turn import ChatStrategy, RetryPolicy, TurnContext
 from reader.app.knowledge_tools import BookKnowledge
+from reader.app.my_notes_tool import NotesUpTo
 from reader.app.offline_strategy import OfflinePassagesStrategy
 from reader.app.page_mentions import parse_citations, stated_pages
 from reader.app.tool_use_strategy import ToolUseRetrievalStrategy
@@ -81,6 +82,7 @@ class ChatWithBookUseCase:
         settings: ChatSettings | None = None,
         page_files: PageFiles | None = None,
         knowledge: BookKnowledge | None = None,
+        notes: NotesUpTo | None = None,
     ) -> None:
         self.books = books
         self.chunks = chunks
@@ -92,6 +94,7 @@ class ChatWithBookUseCase:
         self.page_files = page_files
         self.pdf_input = reads_pdf(model, self.settings.pdf_input)
         self.knowledge = knowledge
+        self.notes = notes
 
     # --- conversations ---------------------------------------------------------------------------
 
@@ -149,6 +152,7 @@ class ChatWithBookUseCase:
             self.page_files,
             self.pdf_input,
             self.knowledge,
+            notes=self.notes,
         )
 
         def record(role: str, content: str, **fields: Any) -> int:

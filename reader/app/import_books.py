@@ -16,6 +16,9 @@ from reader.domain.models import Book, Chapter, ExtractedBook, ExtractedChapter,
 from reader.domain.ports import BookExtractor, BookRepository, ProgressCallback
 
 ExtractorFor = Callable[[Path], BookExtractor]
+Reanchor = Callable[[str, int], str]
+"""Called after a book already in the library was stored again, with its id and its old page count;
+finds the reader's highlights again in the new pages and returns a note for the reader ("" if none)."""
 
 
 @dataclass(frozen=True)
@@ -78,8 +81,10 @@ class ImportBooksUseCase:
         extractor_for: ExtractorFor,
         index_version: int,
         supported_suffixes: Iterable[str] = (),
+        reanchor: Reanchor | None = None,
     ) -> None:
         self.books = books
+        self.reanchor = reanchor
         self.extractor_for = extractor_for
         self.index_version = index_version
         self.supported_suffixes = tuple(supported_suffixes)
@@ -152,10 +157,13 @@ class ImportBooksUseCase:
             title = book.title if book else path.name
             return ImportOutcome(path, "unchanged", f"{title}: already in the library, unchanged.", book)
         extracted = self.extractor_for(path).extract(path, password=password, progress=progress)
+        old = self.books.get(book_id) if reindex else None
         book = self._store(book_id, path, extracted)
         status = "reindexed" if reindex else "imported"
         verb = "Reindexed" if reindex else "Imported"
         message = f"{verb} {book.title} ({book.page_count} page{'s' * (book.page_count != 1)})."
+        if old is not None and self.reanchor is not None:
+            message = " ".join(filter(None, [message, self.reanchor(book_id, old.page_count)]))
         return ImportOutcome(path, status, message, book, tuple(extracted.warnings))
 
     def _store(self, book_id: str, path: Path, extracted: ExtractedBook) -> Book:

@@ -37,3 +37,12 @@ def make_snippet(passage: str, query: str, width: int = 200) -> Snippet:
         piece = "… " + piece
     spans = tuple(m.span() for m in pattern.finditer(piece)) if pattern else ()
     return Snippet(piece, spans)
+
+
+def term_spans(text: str, query: str) -> list[tuple[int, int]]:
+    """Where the query's words (and words starting with them: "keeper" finds "keepers") are in `text`."""
+    words = [t for t in query_terms(query) if len(t) > 2] or query_terms(query)
+    if not words:
+        return []
+    pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(w) for w in words) + r")\w*", re.IGNORECASE)
+    return [match.span() for match in pattern.finditer(text)]

@@ -10,6 +10,7 @@ from typing import Any
 
 from reader.app.book_lookup import describe
 from reader.app.page_lookup import page_label, resolve_page, story_percent
+from reader.app.reading_pace import TimeLeft, format_minutes
 from reader.cli.output import ProgressLine, error_line, json_line
 from reader.domain.models import Book, Page
 from reader.services import SAMPLE_BOOK, Services
@@ -177,6 +178,12 @@ def info_command(args: argparse.Namespace, services: Services) -> int:
         "failed": status.failed,
         "model": status.model,
     }
+    left, wpm = book_time_left(book, services)
+    data["time_left"] = {
+        "chapter_minutes": None if left.chapter_minutes is None else round(left.chapter_minutes, 1),
+        "book_minutes": round(left.book_minutes, 1),
+        "words_per_minute": round(wpm),
+    }
     if args.json:
         json_line(data)
         return 0
@@ -203,6 +210,13 @@ def print_book_details(book: Book, services: Services) -> None:
     )
     if book.story_pages != range(1, book.page_count + 1):
         print(f"  story     pages {story_span(book, pages)}; {matter_span(book, pages)}")
+    left, wpm = book_time_left(book, services)
+    in_chapter = (
+        f"{format_minutes(left.chapter_minutes)} in the chapter, " if left.chapter_minutes is not None else ""
+    )
+    print(
+        f"  time left {in_chapter}{format_minutes(left.book_minutes)} in the book (at {round(wpm)} words a minute)"
+    )
     figures = [p.label for p in pages if p.has_figures]
     if figures:
         shown = ", ".join(figures[:8]) + (", ..." if len(figures) > 8 else "")
@@ -214,6 +228,16 @@ def print_book_details(book: Book, services: Services) -> None:
     print(f"  file      {book.source_path}")
     for warning in book.warnings:
         print(f"  warning   {warning}")
+
+
+def book_time_left(book: Book, services: Services) -> tuple[TimeLeft, float]:
+    """Time left from the reading position at the reader's own pace, and that pace."""
+    reading = services.reading_time
+    wpm = reading.pace().wpm
+    left = reading.time_left(
+        book, services.books.chapters(book.id), reading.page_words(book), book.current_page, wpm
+    )
+    return left, wpm
 
 
 def story_span(book: Book, pages: Sequence[Page]) -> str:

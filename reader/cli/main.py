@@ -13,7 +13,9 @@ from reader.cli import (
     enrich_commands,
     knowledge_commands,
     library_commands,
+    notes_commands,
     search_commands,
+    stats_commands,
 )
 from reader.cli.output import error_line
 from reader.domain.errors import ReaderError
@@ -24,6 +26,8 @@ COMMAND_MODULES = [
     chat_commands,
     knowledge_commands,
     enrich_commands,
+    notes_commands,
+    stats_commands,
     app_commands,
 ]
 

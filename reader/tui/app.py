@@ -339,7 +339,14 @@ class ReaderApp(App[None]):
 
         from reader.tui.screens.search_screen import SearchScreen  # loads when first needed
 
-        self.push_screen(SearchScreen(search, session.label(horizon)), self._jump_if_chosen)
+        screen = SearchScreen(search, session.label(horizon))
+        self.push_screen(screen, lambda page: self._open_search_hit(page, screen))
+
+    def _open_search_hit(self, page: int | None, screen: object) -> None:
+        """Show the chosen passage's page with the searched words highlighted (n / N go through them)."""
+        if page is not None:
+            searched, pages = getattr(screen, "searched", ""), getattr(screen, "result_pages", [])
+            self.viewer.show_search_hits(page, searched, pages) if searched else self.viewer.jump_to(page)
 
     def action_xray(self, refine: bool = False) -> None:
         """People, places and terms met so far; pick one to see its mentions and open a page."""
@@ -511,7 +518,9 @@ class ReaderApp(App[None]):
         """Show every key."""
         sections = [
             ("Anywhere", self.BINDINGS),
-            ("Page", PageViewer.BINDINGS),
+            ("Page", PageViewer.PAGE_BINDINGS),
+            ("Bookmarks, highlights and search hits", PageViewer.MARK_BINDINGS),
+            ("Visual mode (after v)", PageViewer.VISUAL_BINDINGS),
             ("Library", [*LibraryPane.BINDINGS, *BookList.BINDINGS]),
             ("Chat", ChatPane.BINDINGS),
             ("X-Ray", xray_bindings()),

@@ -30,6 +30,23 @@ def reader_commands(app: ReaderApp) -> Iterator[SystemCommand]:
         app.action_refine_xray,
     )
     yield SystemCommand("Story so far", "A recap of the book up to your reading position", app.action_recap)
+    yield SystemCommand(
+        "Bookmark this page", "Add or remove the page's bookmark (m)", app.viewer.action_toggle_bookmark
+    )
+    yield SystemCommand("Bookmarks", "The book's bookmarks; open one (')", app.viewer.action_bookmarks)
+    yield SystemCommand(
+        "Highlights and notes",
+        "The book's highlights and notes; open, edit or remove one (\")",
+        app.viewer.action_notes,
+    )
+    yield SystemCommand(
+        "Select a passage",
+        "Visual mode: highlight a passage or add a note to it (v)",
+        app.viewer.action_visual,
+    )
+    yield SystemCommand(
+        "Undo removal", "Put back the bookmark, highlight or note removed last (u)", app.viewer.action_undo
+    )
     yield SystemCommand("Back", "Return to the page before the last jump", app.action_page_back)
     yield SystemCommand(
         "Reading position (spoiler horizon): set to this page",

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from reader.app.page_lookup import page_chapter, page_label, resolve_page, story_percent
+from reader.app.reading_pace import TimeLeft
 from reader.domain.models import FIGURE_IMPORTANCE, Book, Chapter, Page
 
 FAR_AHEAD = 5
@@ -28,6 +29,10 @@ class ShownPage:
     horizon_label: str
     visual_importance: int = 1
     """1 (prose) to 5 (mostly figures): measured at import, or given by `reader enrich`."""
+    bookmark: str | None = None
+    """The page's bookmark name ("" for an unnamed bookmark); None when the page has no bookmark."""
+    time_left: TimeLeft | None = None
+    """Time left in the chapter and the book at the reader's pace (None until it is known)."""
 
     @property
     def has_figures(self) -> bool:

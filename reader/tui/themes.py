@@ -40,6 +40,8 @@ APP_VARIABLES = {
     "page-background": "background",
     "page-heading": "primary",
     "citation": "accent",
+    "page-highlight": "warning-muted",
+    "page-search-hit": "accent-muted",
 }
 """reader's own CSS variables, each defaulting to a Textual colour a theme file may leave out."""
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from reader.adapters.sqlite.bookmark_repository import delete_reader_marks
 from reader.adapters.sqlite.concept_repository import write_concepts
 from reader.domain.enrichment import page_content_hash
 from reader.domain.knowledge import ExtractedConcept
@@ -112,6 +113,7 @@ class SqliteBookRepository:
         try:
             self._delete(book_id)
             deleted = self.conn.execute("SELECT changes()").fetchone()[0]
+            delete_reader_marks(self.conn, book_id)  # kept by replace(): a reindex keeps them
             self.conn.execute("COMMIT")
         except BaseException:
             self.conn.execute("ROLLBACK")

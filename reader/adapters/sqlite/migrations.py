@@ -249,6 +249,49 @@ validated JSON {"groups": [[name, ...]], "kinds": [[name, kind]]} over names met
 `request_hash` hashes what the model was sent (a chapter read further is a new row)."""
 
 
+_V8_BOOKMARKS_ANNOTATIONS_AND_READING_LOG = """
+CREATE TABLE bookmarks (
+    id         INTEGER PRIMARY KEY,
+    book_id    TEXT NOT NULL,
+    page       INTEGER NOT NULL,
+    name       TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    UNIQUE (book_id, page)
+);
+CREATE TABLE annotations (
+    id         INTEGER PRIMARY KEY,
+    book_id    TEXT NOT NULL,
+    page       INTEGER NOT NULL,
+    start      INTEGER NOT NULL,
+    end        INTEGER NOT NULL,
+    quote      TEXT NOT NULL,
+    prefix     TEXT NOT NULL DEFAULT '',
+    suffix     TEXT NOT NULL DEFAULT '',
+    note       TEXT NOT NULL DEFAULT '',
+    orphaned   INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE INDEX annotations_by_page ON annotations(book_id, page, start);
+CREATE TABLE reading_log (
+    book_id TEXT NOT NULL,
+    day     TEXT NOT NULL,
+    seconds REAL NOT NULL DEFAULT 0,
+    pages   INTEGER NOT NULL DEFAULT 0,
+    words   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (book_id, day)
+) WITHOUT ROWID;
+CREATE INDEX reading_log_by_day ON reading_log(day);
+"""
+"""The reader's bookmarks, highlights and notes (an annotation with an empty note is a highlight), and
+reading time per book and local day (seconds on pages, pages turned, words read) for the pace and
+`reader stats`.
+
+These tables have no foreign key to books on purpose: a re-import or `reader reindex` replaces the book's
+row (a cascade would drop them); removing a book deletes them explicitly. An annotation's page and
+offsets are where its quote was last found; `orphaned` marks one whose quote a reindex could not find."""
+
+
 def _script(sql: str) -> Callable[[Any], None]:
     def step(conn: Any) -> None:
         for statement in _split_statements(sql):
@@ -281,6 +324,7 @@ MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V5_PAGE_VISUALS_AND_ENRICHMENT),
     _script(_V6_STORY_PAGES_AND_ENCODING),
     _script(_V7_CONCEPT_REFINEMENTS),
+    _script(_V8_BOOKMARKS_ANNOTATIONS_AND_READING_LOG),
 ]
 """MIGRATIONS[i] brings a database from user_version i to i + 1."""
 

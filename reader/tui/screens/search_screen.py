@@ -46,6 +46,10 @@ class SearchScreen(InputDialog[int | None]):
         super().__init__()
         self.search = search
         self.horizon_label = horizon_label
+        self.searched = ""
+        """The words of the last search shown (the correction, when one was used): the page highlights them."""
+        self.result_pages: list[int] = []
+        """The first pages of the last search's passages, for n / N on the page."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog dialog-tall") as dialog:
@@ -87,6 +91,8 @@ class SearchScreen(InputDialog[int | None]):
     def _show(self, event: Finished) -> None:
         results = self.query_one("#search-results", OptionList)
         results.clear_options()
+        self.searched = event.searched
+        self.result_pages = [result.start_page for result in event.results]
         for index, result in enumerate(event.results):
             piece = make_snippet(result.content, event.searched, SNIPPET_WIDTH)
             text = Content(piece.text)

@@ -3,11 +3,12 @@ on the right (and "front matter" / "back matter" outside it), fitted to the widt
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from textual.content import Content
 from textual.widget import Widget
 
+from reader.app.reading_pace import format_minutes
 from reader.tui.fit_text import Part, cells, drop_to_fit, elide
 from reader.tui.reading_session import ShownPage
 
@@ -33,9 +34,22 @@ MIN_TITLE = 8
 DASH = " — "
 
 
+BOOKMARK_MARKER = "⚑"
+"""Shown in the header on a bookmarked page (with the bookmark's name, when it has one)."""
+
+BOOKMARK_NAME_ROOM = 18
+
+
 def position_parts(page: ShownPage) -> list[Part]:
     """The position of `page` in display order; the least important parts have the highest rank."""
     parts = []
+    if page.bookmark is not None:
+        name = (
+            page.bookmark
+            if len(page.bookmark) <= BOOKMARK_NAME_ROOM
+            else page.bookmark[: BOOKMARK_NAME_ROOM - 1] + "…"
+        )
+        parts.append(Part(f"{BOOKMARK_MARKER} {name}".rstrip(), 2))
     if page.matter:
         parts.append(Part(MATTER_MARKERS[page.matter], 2))
     if page.has_figures:
@@ -47,6 +61,10 @@ def position_parts(page: ShownPage) -> list[Part]:
     ]
     if page.horizon > page.number:
         parts.append(Part(f"read to p. {page.horizon_label}", READING_POSITION))
+    if page.time_left is not None:
+        if page.time_left.chapter_minutes is not None:
+            parts.append(Part(f"{format_minutes(page.time_left.chapter_minutes)} left in chapter", 5))
+        parts.append(Part(f"{format_minutes(page.time_left.book_minutes)} left in book", 6))
     return parts
 
 
@@ -78,7 +96,7 @@ def header_line(page: ShownPage, width: int) -> HeaderLine:
     leave the chapter some room, then the title and chapter are elided; numbers are never cut."""
     chapter = page.chapter.title if page.chapter is not None else None
     name = cells(chapter or page.book.title)
-    parts = position_parts(page)
+    parts = position_parts(replace(page, time_left=None))  # the time left only fills room left over
     shortest = drop_to_fit(parts, 0, keep=READING_POSITION)
     # drop parts to show the whole name when that is possible at all, else to give it NAME_ROOM
     wanted = name if name <= width - GAP - cells(shortest) else min(name, NAME_ROOM)
@@ -86,8 +104,8 @@ def header_line(page: ShownPage, width: int) -> HeaderLine:
     if cells(position) > width:
         position = drop_to_fit(parts, width)
     title = title_text(page.book.title, chapter, width - cells(position) - GAP)
-    # a dropped part may still fit beside the title as shown
-    wider = drop_to_fit(parts, width - GAP - title.cell_length, keep=READING_POSITION)
+    # a dropped part (or the time left) may still fit beside the title as shown
+    wider = drop_to_fit(position_parts(page), width - GAP - title.cell_length, keep=READING_POSITION)
     if cells(position) < cells(wider) <= width - GAP - title.cell_length:
         position = wider
     return HeaderLine(title, position)

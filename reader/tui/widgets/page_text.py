@@ -4,15 +4,30 @@ from __future__ import annotations
 
 from rich.style import Style
 from textual.content import Content
-from textual.events import Resize
+from textual.events import MouseDown, MouseMove, MouseUp, Resize
 from textual.geometry import Region, Size
+from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
 
+from reader.tui.page_selection import PageLines
+
 
 class PageText(ScrollView, can_focus=False, inherit_bindings=False):
     """Scrolls within its own region, so a new page needs one layout pass, not two (unlike a Static)."""
+
+    ALLOW_SELECT = False
+    """Mouse selection is the page's own (it becomes a highlight), not Textual's copy selection."""
+
+    class MouseSelect(Message):
+        """The mouse pressed ("down"), dragged ("drag") or let go ("up") at character `offset` of the text
+        (-1: let go outside it)."""
+
+        def __init__(self, offset: int, phase: str) -> None:
+            super().__init__()
+            self.offset = offset
+            self.phase = phase
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -36,6 +51,47 @@ class PageText(ScrollView, can_focus=False, inherit_bindings=False):
         top = max(0, len(self._strips) - height) if to_end else 0
         self.scroll_to(y=top, animate=False, immediate=True, force=True)
         self.refresh()
+
+    def restyle(self, content: Content) -> None:
+        """Show `content` (the same text, styled anew) where the page is scrolled to now."""
+        self.content = content
+        self._wrap()
+        self.refresh()
+
+    def lines(self) -> PageLines:
+        """Where each line on screen starts and ends in the text."""
+        return PageLines.from_lines(self.content.plain, [strip.text for strip in self._strips])
+
+    def scroll_to_line(self, line: int) -> None:
+        """Scroll just enough to show wrapped `line` (a third of the way down when it was far off)."""
+        height = self.scrollable_content_region.height
+        top = self.scroll_offset.y
+        if top <= line < top + height:
+            return
+        self.scroll_to(y=max(0, line - height // 3), animate=False, immediate=True)
+
+    def _offset(self, event: MouseDown | MouseMove | MouseUp) -> int | None:
+        position = event.get_content_offset(self)
+        if position is None or not self._strips:
+            return None
+        return self.lines().offset_at(self.scroll_offset.y + position.y, position.x)
+
+    def on_mouse_down(self, event: MouseDown) -> None:
+        if (offset := self._offset(event)) is not None:
+            self.capture_mouse()
+            self._selecting = True
+            self.post_message(self.MouseSelect(offset, "down"))
+
+    def on_mouse_move(self, event: MouseMove) -> None:
+        if getattr(self, "_selecting", False) and (offset := self._offset(event)) is not None:
+            self.post_message(self.MouseSelect(offset, "drag"))
+
+    def on_mouse_up(self, event: MouseUp) -> None:
+        if getattr(self, "_selecting", False):
+            self._selecting = False
+            self.release_mouse()
+            offset = self._offset(event)
+            self.post_message(self.MouseSelect(-1 if offset is None else offset, "up"))
 
     def _style_key(self) -> object:
         """What the wrapped lines' colours come from: the theme (for $variables) and the widget's style."""

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import ClassVar
+
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
@@ -12,11 +15,13 @@ from textual.message import Message
 from reader.domain.errors import ReaderError
 from reader.domain.models import Book
 from reader.tui.open_page import not_a_pdf, open_page
+from reader.tui.reading_clock import PaceLoaded, ReadingClock
 from reader.tui.reading_session import ReadingSession, ShownPage
 from reader.tui.screens.confirm_screen import ConfirmScreen
 from reader.tui.screens.goto_screen import GoToScreen
 from reader.tui.screens.toc_screen import TocScreen
 from reader.tui.widgets.page_header import PageHeader
+from reader.tui.widgets.page_marks import PageMarks
 from reader.tui.widgets.page_text import PageText
 
 EMPTY_LIBRARY = (
@@ -54,10 +59,12 @@ def page_content(page: ShownPage) -> Content:
 PAGE_GROUP = Binding.Group("Page", compact=True)
 
 
-class PageViewer(Vertical, can_focus=True):
-    """Shows the page of a ReadingSession; page turns that queue up render only the last page."""
+class PageViewer(PageMarks, Vertical, can_focus=True):
+    """Shows the page of a ReadingSession; page turns that queue up render only the last page.
 
-    BINDINGS = [
+    PageMarks adds bookmarks, visual mode, highlights and notes, and search hits."""
+
+    PAGE_BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h", "turn(-1)", "Previous page", id="page.previous", group=PAGE_GROUP),
         Binding("right,l", "turn(1)", "Next page", id="page.next", group=PAGE_GROUP),
         Binding("space,pagedown", "page_down", "Scroll, then next page", id="page.down", show=False),
@@ -87,6 +94,13 @@ class PageViewer(Vertical, can_focus=True):
         ),
     ]
 
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *PageMarks.VISUAL_BINDINGS,  # first: while selecting they shadow the page keys
+        *PageMarks.MARK_BINDINGS,
+        *PAGE_BINDINGS,
+    ]
+    """A subclass's bindings replace its bases' for the same key, so every key of the page is listed here."""
+
     class PageShown(Message):
         """A page was rendered; `horizon_moved` says whether the reading position advanced."""
 
@@ -115,6 +129,8 @@ class PageViewer(Vertical, can_focus=True):
         """How many pages were rendered (turns that queued up count once)."""
         self.figures_shown = False
         """Whether the page on screen is a PDF page with figures (the key hints then offer `o`)."""
+        self.clock = ReadingClock(self)
+        """Times page turns for the reader's pace; says how long the chapter and the book have left."""
 
     def compose(self) -> ComposeResult:
         yield PageHeader(id="page-header")
@@ -134,6 +150,10 @@ class PageViewer(Vertical, can_focus=True):
         """Show `session`'s current page, or the empty-library message for None."""
         self.session = session
         self._pending = None
+        self.marks_opened(session)
+        self.clock.open(session.book if session is not None else None)
+        if session is not None:
+            self.clock.shown(session.number)
         if session is None:
             self.query_one(PageHeader).clear("reader")
             self.page_text.show(Content(EMPTY_LIBRARY))
@@ -141,11 +161,13 @@ class PageViewer(Vertical, can_focus=True):
             return
         self._render_page(to_end=False)
 
-    def _render_page(self, *, to_end: bool) -> None:
+    def _render_page(self, *, to_end: bool, backwards: bool = False) -> None:
         assert self.session is not None
-        page = self.session.shown()
+        page = self._described(self.session)
+        self.page_changed(page, backwards=backwards)
         self.query_one(PageHeader).show(page)
-        self.page_text.show(page_content(page), to_end=to_end)
+        self.page_text.show(self.decorate(page, page_content(page)), to_end=to_end)
+        self.page_drawn()
         self._show_figure_hint(can_open(page))
         self.renders += 1
 
@@ -161,9 +183,21 @@ class PageViewer(Vertical, can_focus=True):
     def refresh_header(self) -> None:
         """Describe the page again (after the reading position changed)."""
         if self.session is not None:
-            self.query_one(PageHeader).show(self.session.shown())
+            self.query_one(PageHeader).show(self._described(self.session))
 
-    def _show(self, target: int, *, jump: bool, to_end: bool = False) -> None:
+    def _described(self, session: ReadingSession) -> ShownPage:
+        """The page on screen with its bookmark and the time left."""
+        return replace(self.with_marks(session.shown()), time_left=self.clock.time_left(session))
+
+    @on(PaceLoaded)
+    def _pace_loaded(self, event: PaceLoaded) -> None:
+        if self.clock.loaded(event):
+            self.refresh_header()
+
+    def on_unmount(self) -> None:
+        self.clock.flush(wait=True)
+
+    def _show(self, target: int, *, jump: bool, to_end: bool = False, backwards: bool = False) -> None:
         session = self.session
         if session is None:
             return
@@ -171,7 +205,8 @@ class PageViewer(Vertical, can_focus=True):
         moved = session.go(target, jump=jump)
         if session.number == previous and not moved and self.renders:
             return
-        self._render_page(to_end=to_end)
+        self.clock.shown(session.number)
+        self._render_page(to_end=to_end, backwards=backwards)
         self.post_message(self.PageShown(session.book.id, session.number, session.horizon, moved))
 
     # --- page turns (coalesced) ------------------------------------------------------------------
@@ -242,6 +277,11 @@ class PageViewer(Vertical, can_focus=True):
                 self._show(target, jump=True)
 
         self.app.push_screen(ConfirmScreen(question, yes="Jump", no="Stay", title="Spoilers ahead"), answered)
+
+    def go_to_hit_page(self, page: int, *, backwards: bool) -> None:
+        """Go to the page of the next (or previous) search result, at its first (or last) hit."""
+        if self.session is not None:
+            self._show(self.session.clamp(page), jump=True, backwards=backwards)
 
     def action_first_page(self) -> None:
         """Go to the first page."""

@@ -1,0 +1,46 @@
+"""Bookmarks: toggled on a page, named, listed and removed (undoably)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reader.domain.annotation_ports import BookmarkRepository
+from reader.domain.annotations import Bookmark
+
+
+@dataclass(frozen=True)
+class Toggled:
+    """What toggling a page's bookmark did: `added` it, or `removed` it (kept for undo)."""
+
+    added: Bookmark | None = None
+    removed: Bookmark | None = None
+
+
+class BookmarksUseCase:
+    """The reader's bookmarks of their books."""
+
+    def __init__(self, bookmarks: BookmarkRepository) -> None:
+        self.bookmarks = bookmarks
+
+    def toggle(self, book_id: str, page: int) -> Toggled:
+        """Bookmark `page`, or remove its bookmark when it has one."""
+        existing = self.bookmarks.at(book_id, page)
+        if existing is not None:
+            return Toggled(removed=self.bookmarks.remove(existing.id))
+        return Toggled(added=self.bookmarks.add(book_id, page))
+
+    def name(self, book_id: str, page: int, name: str) -> Bookmark:
+        """Bookmark `page` with a name (renaming its bookmark when it has one)."""
+        return self.bookmarks.add(book_id, page, name)
+
+    def at(self, book_id: str, page: int) -> Bookmark | None:
+        return self.bookmarks.at(book_id, page)
+
+    def list(self, book_id: str) -> list[Bookmark]:
+        return self.bookmarks.list(book_id)
+
+    def remove(self, bookmark_id: int) -> Bookmark | None:
+        return self.bookmarks.remove(bookmark_id)
+
+    def restore(self, bookmark: Bookmark) -> None:
+        self.bookmarks.restore(bookmark)

@@ -1,0 +1,64 @@
+"""Reading statistics from the local reading log: time read, pages per day, books finished."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from reader.domain.annotations import ReadingDay
+from reader.domain.models import Book
+
+BARS = " ▁▂▃▄▅▆▇█"
+
+
+@dataclass(frozen=True)
+class ReadingStats:
+    """Totals over the whole log and pages read per day over the last weeks (oldest day first)."""
+
+    seconds: float
+    pages: int
+    words: int
+    days: list[tuple[date, int]]
+    finished: list[Book]
+
+    @property
+    def hours(self) -> float:
+        return self.seconds / 3600
+
+
+def reading_stats(
+    log: Sequence[ReadingDay], books: Sequence[Book], today: date, weeks: int = 4
+) -> ReadingStats:
+    """Stats of `log` (already limited to one book when asked); `books` decide which are finished."""
+    first = today - timedelta(days=weeks * 7 - 1)
+    per_day: dict[str, int] = {}
+    for day in log:
+        per_day[day.day] = per_day.get(day.day, 0) + day.pages
+    days = [
+        (first + timedelta(days=n), per_day.get((first + timedelta(days=n)).isoformat(), 0))
+        for n in range(weeks * 7)
+    ]
+    finished = [book for book in books if book.current_page >= book.story_last]
+    return ReadingStats(
+        sum(d.seconds for d in log), sum(d.pages for d in log), sum(d.words for d in log), days, finished
+    )
+
+
+def day_chart(days: Sequence[tuple[date, int]], height: int = 4) -> list[str]:
+    """A bar chart of pages per day, `height` rows of block characters, then a row of week starts."""
+    top = max((pages for _, pages in days), default=0)
+    rows = []
+    for row in range(height, 0, -1):
+        line = ""
+        for _, pages in days:
+            filled = pages / top * height if top else 0
+            eighths = round(max(0.0, min(1.0, filled - (row - 1))) * 8)
+            line += BARS[eighths]
+        rows.append(line.rstrip() or "")
+    ticks = "".join("|" if day.weekday() == 0 else " " for day, _ in days)
+    labels = ""
+    for index, (day, _) in enumerate(days):
+        if day.weekday() == 0 and len(labels) <= index:
+            labels += " " * (index - len(labels)) + day.strftime("%b %d")
+    return [*rows, ticks.rstrip(), labels]

@@ -1,0 +1,71 @@
+"""The reader's own marks in a book: bookmarks, highlights and notes, and time spent reading. Pure Python."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Bookmark:
+    """A marked page, with an optional name."""
+
+    id: int
+    book_id: str
+    page: int
+    name: str = ""
+    created_at: str = ""
+
+
+@dataclass(slots=True)
+class Anchor:
+    """Where a passage is: its page, character offsets in the page's text, the quote and some context.
+
+    The quote and its context (`prefix` before it, `suffix` after it) find the passage again when the
+    book's pages change (a re-import or `reader reindex`); the offsets are only where it was last seen.
+    """
+
+    page: int
+    start: int
+    end: int
+    quote: str
+    prefix: str = ""
+    suffix: str = ""
+
+
+@dataclass(slots=True)
+class Annotation:
+    """A highlighted passage, with the reader's note when there is one."""
+
+    id: int
+    book_id: str
+    anchor: Anchor
+    note: str = ""
+    orphaned: bool = False
+    """True when the quote could no longer be found after the book's pages changed; kept, never dropped."""
+    created_at: str = ""
+    updated_at: str = ""
+
+    @property
+    def page(self) -> int:
+        return self.anchor.page
+
+    @property
+    def quote(self) -> str:
+        return self.anchor.quote
+
+    @property
+    def kind(self) -> str:
+        """ "note" when the reader wrote something about the passage, else "highlight"."""
+        return "note" if self.note.strip() else "highlight"
+
+
+@dataclass(frozen=True)
+class ReadingDay:
+    """Reading done on one day in one book: seconds spent on pages, pages turned, words read."""
+
+    book_id: str
+    day: str
+    """The local date, YYYY-MM-DD."""
+    seconds: float
+    pages: int
+    words: int

@@ -1,0 +1,109 @@
+"""A long list drawn lazily: only the rows on screen are made and rendered (10,000 notes open at once)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.style import Style
+from textual.binding import Binding
+from textual.content import Content
+from textual.events import Click
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.visual import Visual
+
+CURSOR_STYLE = "reverse"
+
+
+class MarkList(ScrollView, can_focus=True):
+    """One line per row from `prompt(index)`; a cursor row moved with the keys; Enter selects it."""
+
+    BINDINGS = [
+        Binding("down,j", "move(1)", "Down", show=False),
+        Binding("up,k", "move(-1)", "Up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("home", "move(-1000000000)", "First", show=False),
+        Binding("end", "move(1000000000)", "Last", show=False),
+        Binding("enter", "select", "Open", show=False),
+    ]
+
+    cursor: reactive[int] = reactive(0, layout=False)
+
+    class Selected(Message):
+        """Enter (or a click) chose row `index`."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, count: int, prompt: Callable[[int], Content], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.count = count
+        self.prompt = prompt
+        self._cache: dict[int, Content] = {}
+
+    def on_mount(self) -> None:
+        self.virtual_size = Size(0, self.count)
+
+    def reset(self, count: int, cursor: int = 0) -> None:
+        """Show `count` rows again (after one was removed or put back), the cursor on row `cursor`."""
+        self.count = count
+        self._cache.clear()
+        self.virtual_size = Size(0, count)
+        self.cursor = max(0, min(cursor, count - 1))
+        self._follow()
+        self.refresh()
+
+    def row(self, index: int) -> Content:
+        """What row `index` shows (made when first asked for)."""
+        if index not in self._cache:
+            self._cache[index] = self.prompt(index)
+        return self._cache[index]
+
+    def watch_cursor(self) -> None:
+        self.refresh()
+
+    def _follow(self) -> None:
+        height = self.scrollable_content_region.height or 1
+        top = self.scroll_offset.y
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+
+    def action_move(self, step: int) -> None:
+        """Move the cursor `step` rows."""
+        if self.count:
+            self.cursor = max(0, min(self.count - 1, self.cursor + step))
+            self._follow()
+
+    def action_page(self, direction: int) -> None:
+        """Move the cursor a screen."""
+        self.action_move(direction * max(1, self.scrollable_content_region.height - 1))
+
+    def action_select(self) -> None:
+        """Choose the cursor's row."""
+        if self.count:
+            self.post_message(self.Selected(self.cursor))
+
+    def on_click(self, event: Click) -> None:
+        index = self.scroll_offset.y + event.y
+        if 0 <= index < self.count:
+            self.cursor = index
+            self.post_message(self.Selected(index))
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        style: Style = self.rich_style
+        index = self.scroll_offset.y + y
+        if not 0 <= index < self.count or width <= 0:
+            return Strip.blank(width, style)
+        content = self.row(index).truncate(width, ellipsis=True)
+        if index == self.cursor:
+            content = content.pad_right(width - content.cell_length).stylize_before(CURSOR_STYLE)
+        strips = Visual.to_strips(self, content, width, 1, self.visual_style)
+        return strips[0].crop_extend(0, width, style) if strips else Strip.blank(width, style)
