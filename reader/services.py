@@ -31,8 +31,8 @@ if TYPE_CHECKING:
     from reader.app.embed_books import EmbedBooksUseCase
     from reader.app.enrich_pages import EnrichPagesUseCase
     from reader.app.import_books import ImportBooksUseCase
-    from reader.app.refine_concepts import RefineConceptsUseCase
     from reader.app.reading_time import ReadingTimeUseCase
+    from reader.app.refine_concepts import RefineConceptsUseCase
     from reader.app.search_books import SearchBooksUseCase
     from reader.app.summaries import SummariesUseCase
     from reader.app.xray import XRayUseCase
