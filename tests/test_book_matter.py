@@ -217,7 +217,7 @@ def test_list_and_info_show_the_share_of_the_story(
 async def test_the_page_header_marks_front_and_back_matter(text_book: tuple[Services, Book]) -> None:
     services, book = text_book
     book = at_page(services, book, book.page_count)
-    async with ReaderApp(services, book_id=book.id).run_test(size=(120, 36)) as pilot:
+    async with ReaderApp(services, book_id=book.id).run_test(size=(140, 36)) as pilot:
         app = pilot.app
 
         def position() -> str:
