@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from reader.app.enrich_pages import EnrichPagesUseCase
     from reader.app.import_books import ImportBooksUseCase
     from reader.app.search_books import SearchBooksUseCase
+    from reader.app.shield_cache import ShieldIndexes
     from reader.app.summaries import SummariesUseCase
     from reader.app.xray import XRayUseCase
 
@@ -44,6 +45,7 @@ class Services:
 
     db: Database
     config: Config = field(default_factory=Config)
+    _shields: ShieldIndexes | None = field(default=None, repr=False)
 
     @classmethod
     def open(cls, db_path: str | Path | None = None, config: Config | None = None) -> Services:
@@ -187,6 +189,15 @@ class Services:
         )
 
     @property
+    def shields(self) -> ShieldIndexes:
+        """The spoiler shield's indexes, kept for the session (a book's text is indexed once)."""
+        if self._shields is None:
+            from reader.app.shield_cache import ShieldIndexes
+
+            self._shields = ShieldIndexes()
+        return self._shields
+
+    @property
     def chat(self) -> ChatWithBookUseCase:
         """The chat about a book; loads litellm (seconds) only when a model is configured."""
         from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
@@ -214,6 +225,8 @@ class Services:
             # no model calls inside a tool call: extractive summaries, or the model's where `reader recap`
             # (or the app's recap) already made them
             BookKnowledge(self.xray, self.summaries_for(offline=True, reuse_model=True)),
+            self.shields,
+            self.concepts,
         )
 
     @property

@@ -228,6 +228,15 @@ ALTER TABLE books ADD COLUMN encoding TEXT NOT NULL DEFAULT '';
 page) and the encoding a text book was decoded from. Books imported before keep the whole book as
 story until `reader reindex` (their index_version is older)."""
 
+_V7_HELD_BACK_ANSWERS = """
+ALTER TABLE messages ADD COLUMN held_at INTEGER;
+ALTER TABLE messages ADD COLUMN spoiler_page INTEGER;
+ALTER TABLE messages ADD COLUMN revealed INTEGER NOT NULL DEFAULT 0;
+"""
+"""Answers the spoiler shield held back: `content` keeps the whole answer, `held_at` is where the held
+part starts (NULL: nothing held), `spoiler_page` the reading position from which it spoils nothing,
+`revealed` whether the reader asked to see it anyway."""
+
 
 def _script(sql: str) -> Callable[[Any], None]:
     def step(conn: Any) -> None:
@@ -260,6 +269,7 @@ MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V4_CONCEPTS_AND_SUMMARIES),
     _script(_V5_PAGE_VISUALS_AND_ENRICHMENT),
     _script(_V6_STORY_PAGES_AND_ENCODING),
+    _script(_V7_HELD_BACK_ANSWERS),
 ]
 """MIGRATIONS[i] brings a database from user_version i to i + 1."""
 
