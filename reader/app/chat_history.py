@@ -86,7 +86,9 @@ def earlier_turns(stored: Sequence[ChatMessage], horizon: int) -> list[list[Mess
         content = answer.shown(horizon, for_model=True)
         if answer.held_back(horizon, for_model=True):  # the model sees what the reader was shown
             content = f"{content}\n\n{MODEL_NOTE}".strip()
-        kept.append([{"role": "user", "content": question.content}, {"role": "assistant", "content": content}])
+        kept.append(
+            [{"role": "user", "content": question.content}, {"role": "assistant", "content": content}]
+        )
     return kept
 
 

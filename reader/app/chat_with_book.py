@@ -126,6 +126,9 @@ class ChatWithBookUseCase:
     def messages(self, conversation_id: int) -> list[ChatMessage]:
         return self.store.messages(conversation_id)
 
+    def message(self, message_id: int) -> ChatMessage | None:
+        return self.store.message(message_id)
+
     def reveal(self, message_id: int) -> ChatMessage | None:
         """Show a held-back answer whole from now on (the reader confirmed); the model keeps seeing
         the held-back version until the reader reaches the page it spoiled."""
@@ -201,7 +204,11 @@ class ChatWithBookUseCase:
             if role == "assistant" and content and "held_at" not in fields:
                 judged = verdict(shield.index, question, content)
                 if judged.held:
-                    fields |= {"held_at": judged.held_at, "spoiler_page": judged.spoiler_page, "revealed": reveal}
+                    fields |= {
+                        "held_at": judged.held_at,
+                        "spoiler_page": judged.spoiler_page,
+                        "revealed": reveal,
+                    }
             return self.store.add_message(conversation_id, role, content or "", horizon=horizon, **fields)
 
         context = TurnContext(
@@ -235,7 +242,9 @@ class ChatWithBookUseCase:
                     if rest := shield.rest(judged):
                         yield TextDelta(rest)
                     if judged.held and shield.index is not None:
-                        yield ShieldEvent(tuple(describe(shield.index, judged.findings)), judged.spoiler_page, reveal)
+                        yield ShieldEvent(
+                            tuple(describe(shield.index, judged.findings)), judged.spoiler_page, reveal
+                        )
                     shown = event.text if reveal else judged.shown
                     citations = parse_citations(shown, pages, tools.current_page)
                     yield AnswerEvent(

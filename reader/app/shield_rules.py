@@ -24,6 +24,8 @@ LATER_QUOTE = "later quote"
 
 LINKS = frozenset("the of de du la le von van der den mr mrs ms miss dr sir lady lord st and".split())
 """Words inside a name that name no one by themselves ("the", "of", titles)."""
+SMALL = LINKS | frozenset("a an at in on by to for with from into upon over under".split())
+"""Words a title leaves in lower case ("The Inquiry at the Drowned Bell")."""
 MAX_NAME_WORDS = 6
 
 _NUMBER = r"(?:\d{1,4}|[ivxlcdm]{1,7}\b|[a-z]+(?:-[a-z]+)?)"
@@ -75,7 +77,9 @@ def _title_words(title: str) -> str:
     """A chapter title without its number: "Chapter 7: The Woman on the Cliff" -> "The Woman on the Cliff"."""
     if own_number(title) is None:
         return title
-    return re.sub(r"^\W*(?:(?:chapter|chap|ch|book|part|volume|vol)\.?\s+)?\S+\s*[.:)\-–—]*\s*", "", title, flags=re.I)
+    return re.sub(
+        r"^\W*(?:(?:chapter|chap|ch|book|part|volume|vol)\.?\s+)?\S+\s*[.:)\-–—]*\s*", "", title, flags=re.I
+    )
 
 
 class ShieldIndex:
@@ -152,7 +156,9 @@ class ShieldIndex:
 
     # --- checking ----------------------------------------------------------------------------------
 
-    def check(self, text: str, context: Sequence[Word], sentence: Sequence[Word], asked: Iterable[str]) -> list[Finding]:
+    def check(
+        self, text: str, context: Sequence[Word], sentence: Sequence[Word], asked: Iterable[str]
+    ) -> list[Finding]:
         """What in `sentence` (its `text` and words; `context` are the words just before it) comes from
         after the horizon. Words the reader's question used (`asked`) are never held against it."""
         asked_words = frozenset(asked)
@@ -162,7 +168,9 @@ class ShieldIndex:
         found += self._quotes(context, sentence, asked_words)
         return found
 
-    def _names(self, context: Sequence[Word], sentence: Sequence[Word], asked: frozenset[str]) -> list[Finding]:
+    def _names(
+        self, context: Sequence[Word], sentence: Sequence[Word], asked: frozenset[str]
+    ) -> list[Finding]:
         span = [*context[-(self.longest - 1) :], *sentence] if self.longest > 1 else list(sentence)
         first = len(span) - len(sentence)
         found = []
@@ -175,15 +183,19 @@ class ShieldIndex:
                 key = tuple(w.key for w in span[i : i + n])
                 rule = self.names.get(key)
                 title = self.titles.get(key)
-                if rule is not None and not (set(key) & asked - LINKS) and self._written_as_name(span[i : i + n], rule):
-                    found.append(Finding(LATER_NAME, " ".join(w.key for w in span[i : i + n]), rule.page))
+                if (
+                    rule is not None
+                    and not (set(key) & asked - LINKS)
+                    and self._written_as_name(span[i : i + n], rule)
+                ):
+                    found.append(Finding(LATER_NAME, rule.text, rule.page))
                 elif title is not None and not (set(key) <= asked) and self._capitalised(span[i : i + n]):
                     found.append(Finding(LATER_CHAPTER, title.title, title.start_page))
         return found
 
     @staticmethod
     def _capitalised(written: Sequence[Word]) -> bool:
-        return all(w.capital for w in written if w.key not in LINKS)
+        return all(w.capital for w in written if w.key not in SMALL)
 
     def _written_as_name(self, written: Sequence[Word], rule: NameRule) -> bool:
         """An ordinary word ("Will") names someone only when capitalised inside a sentence."""
@@ -207,7 +219,11 @@ class ShieldIndex:
             for token in (match.group("first"), match.group("last")):
                 number = number_value(token) if token else None
                 choice = numbered_chapter(kind, number, self.chapters, self.horizon) if number else None
-                if choice is not None and choice.chapter.start_page > self.horizon and token.lower() not in asked:
+                if (
+                    choice is not None
+                    and choice.chapter.start_page > self.horizon
+                    and token.lower() not in asked
+                ):
                     found.append(Finding(LATER_CHAPTER, match.group().strip(), choice.chapter.start_page))
                     break
         return found
@@ -220,7 +236,9 @@ class ShieldIndex:
             page = int(token)
         return page
 
-    def _quotes(self, context: Sequence[Word], sentence: Sequence[Word], asked: frozenset[str]) -> list[Finding]:
+    def _quotes(
+        self, context: Sequence[Word], sentence: Sequence[Word], asked: frozenset[str]
+    ) -> list[Finding]:
         span = [w.key for w in [*context[-(QUOTE_WORDS - 1) :], *sentence]]
         for i in range(len(span) - QUOTE_WORDS + 1):
             run = span[i : i + QUOTE_WORDS]

@@ -21,8 +21,7 @@ from reader.app.shield_words import Word, answer_words, words
 log = logging.getLogger("reader.shield")
 
 HELD_NOTICE = (
-    "The rest of this answer mentioned something from later in the book than your page, so it is "
-    "held back."
+    "The rest of this answer mentioned something from later in the book than your page, so it is held back."
 )
 """The one line the reader sees (never naming what was held back)."""
 CONTEXT_WORDS = 8

@@ -123,7 +123,9 @@ class SqliteConversationRepository:
         self.conn.execute("UPDATE messages SET revealed = 1 WHERE id = ?", (message_id,))
 
     def message(self, message_id: int) -> ChatMessage | None:
-        row = self.conn.execute(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?", (message_id,)).fetchone()
+        row = self.conn.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?", (message_id,)
+        ).fetchone()
         return _message(row) if row else None
 
     def messages(self, conversation_id: int) -> builtins.list[ChatMessage]:
