@@ -240,3 +240,31 @@ def test_chat_holds_back_and_reveals_with_a_command(
     assert main(["chat", "gull", "--reveal"]) == 0
     out, _ = capsys.readouterr()
     assert LATER_NAME in out and HELD_NOTICE not in out
+
+
+def test_upgrade_from_schema_6_keeps_messages_with_nothing_held(tmp_path) -> None:
+    import sqlean
+
+    from reader.adapters.sqlite.connection import open_connection
+    from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
+    from reader.adapters.sqlite.migrations import migrate
+
+    path = tmp_path / "old.db"
+    old = sqlean.connect(str(path), isolation_level=None)
+    migrate(old, target=6)
+    old.execute(
+        "INSERT INTO books (id, title, format, source_path, page_count, index_version, imported_at) "
+        "VALUES (?, 'Old', 'txt', '/x', 1, 1, '2026-01-01')",
+        ("ab" * 32,),
+    )
+    old.execute("INSERT INTO conversations (id, book_id, title) VALUES (1, ?, 'x')", ("ab" * 32,))
+    old.execute(
+        "INSERT INTO messages (conversation_id, role, content, horizon) VALUES (1, 'assistant', 'Old.', 1)"
+    )
+    old.close()
+
+    conn = open_connection(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] >= 7
+    (message,) = SqliteConversationRepository(conn).messages(1)
+    assert message.content == "Old." and message.held_at is None and not message.revealed
+    assert not message.held_back(1) and message.shown(1) == "Old."
