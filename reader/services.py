@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from reader.app.import_books import ImportBooksUseCase
     from reader.app.search_books import SearchBooksUseCase
     from reader.app.shield_cache import ShieldIndexes
+    from reader.app.shield_rules import ShieldIndex
     from reader.app.summaries import SummariesUseCase
     from reader.app.xray import XRayUseCase
 
@@ -118,7 +119,12 @@ class Services:
             model,
             self.enrichments.summaries,
             reuse,
+            self._summary_shield,
         )
+
+    def _summary_shield(self, book: Book, page: int) -> ShieldIndex | None:
+        """The spoiler shield's rules for a book at a page (model-written summaries are checked too)."""
+        return self.shields.source(book, page, self.books, self.chunks, self.concepts)()
 
     @property
     def embedding_provider(self) -> LitellmEmbeddingProvider | None:

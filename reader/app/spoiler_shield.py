@@ -24,6 +24,8 @@ HELD_NOTICE = (
     "The rest of this answer mentioned something from later in the book than your page, so it is held back."
 )
 """The one line the reader sees (never naming what was held back)."""
+HELD_SUMMARY = "The rest of this summary mentioned something from later in the book than your page."
+"""The line closing a model-written summary or recap cut short by the shield."""
 CONTEXT_WORDS = 8
 """Words before a sentence checked with it (a name or quote split across a sentence break)."""
 
