@@ -58,6 +58,7 @@ class Book:
         self.pages = services.books.pages(book.id)
         self.names = services.concepts.names(book.id)
         self.story = book.story_pages
+        self.page_words: list[str] = []
 
     def label(self, page: int) -> str:
         return self.pages[page - 1].label
@@ -82,9 +83,12 @@ def honest_answer(book: Book, horizon: int, rng: random.Random) -> str | None:
 
 
 def read_words(book: Book, horizon: int) -> str:
+    """The compared words of the pages up to `horizon`, space-separated (to look a quote up in)."""
     from reader.app.shield_words import words
 
-    return " " + " ".join(" ".join(words(book.text.get(p, ""))) for p in range(1, horizon + 1)) + " "
+    if not book.page_words:
+        book.page_words = [" ".join(words(book.text.get(p, ""))) for p in range(1, book.book.page_count + 1)]
+    return " " + " ".join(book.page_words[:horizon]) + " "
 
 
 def words_as_written(text: str) -> list[str]:

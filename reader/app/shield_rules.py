@@ -22,7 +22,11 @@ LATER_PAGE = "later page"
 LATER_CHAPTER = "later chapter"
 LATER_QUOTE = "later quote"
 
-LINKS = frozenset("the of de du la le von van der den mr mrs ms miss dr sir lady lord st and".split())
+LINKS = frozenset(
+    """the of de du la le von van der den and mr mrs ms miss madam madame mme dr doctor sir lady lord st
+    saint captain colonel general major count countess prince princess king queen uncle aunt father
+    mother brother sister reverend professor""".split()
+)
 """Words inside a name that name no one by themselves ("the", "of", titles)."""
 SMALL = LINKS | frozenset("a an at in on by to for with from into upon over under".split())
 """Words a title leaves in lower case ("The Inquiry at the Drowned Bell")."""
@@ -149,8 +153,8 @@ class ShieldIndex:
                 continue
             key = _name_key(_title_words(chapter.title))
             content = [w for w in key if w not in LINKS and number_value(w) is None]
-            if len(key) < 2 or not content or set(content) <= self.own_words:
-                continue
+            if len(key) < 2 or all(self._known(w) for w in content):
+                continue  # a number, or words the reader has seen as names (a title quoting the text)
             found.setdefault(key, chapter)
         return found
 

@@ -298,7 +298,9 @@ class SummariesUseCase:
         if not sections:
             work.notes.append(self._before_story(book, pages))
         summaries = [self._summarise(book_id, s, current_page, pages, work) for s in sections]
-        summaries = [replace(s, text=self._shielded(book_id, current_page, s.text, s.model)) for s in summaries]
+        summaries = [
+            replace(s, text=self._shielded(book_id, current_page, s.text, s.model)) for s in summaries
+        ]
         composed = "\n\n".join(f"{s.title}\n{s.text}" for s in summaries if s.text)
         model = summaries[0].model if summaries else self.model_name
         if self.model is None or model == EXTRACTIVE or not summaries:
