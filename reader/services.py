@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from reader.app.reading_time import ReadingTimeUseCase
     from reader.app.refine_concepts import RefineConceptsUseCase
     from reader.app.search_books import SearchBooksUseCase
+    from reader.app.shield_cache import ShieldIndexes
+    from reader.app.shield_rules import ShieldIndex
     from reader.app.summaries import SummariesUseCase
     from reader.app.xray import XRayUseCase
 
@@ -49,6 +51,7 @@ class Services:
 
     db: Database
     config: Config = field(default_factory=Config)
+    _shields: ShieldIndexes | None = field(default=None, repr=False)
 
     @classmethod
     def open(cls, db_path: str | Path | None = None, config: Config | None = None) -> Services:
@@ -171,7 +174,12 @@ class Services:
             model,
             self.enrichments.summaries,
             reuse,
+            self._summary_shield,
         )
+
+    def _summary_shield(self, book: Book, page: int) -> ShieldIndex | None:
+        """The spoiler shield's rules for a book at a page (model-written summaries are checked too)."""
+        return self.shields.source(book, page, self.books, self.chunks, self.concepts)()
 
     @property
     def embedding_provider(self) -> LitellmEmbeddingProvider | None:
@@ -242,6 +250,15 @@ class Services:
         )
 
     @property
+    def shields(self) -> ShieldIndexes:
+        """The spoiler shield's indexes, kept for the session (a book's text is indexed once)."""
+        if self._shields is None:
+            from reader.app.shield_cache import ShieldIndexes
+
+            self._shields = ShieldIndexes()
+        return self._shields
+
+    @property
     def chat(self) -> ChatWithBookUseCase:
         """The chat about a book; loads litellm (seconds) only when a model is configured."""
         from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
@@ -270,6 +287,8 @@ class Services:
             # (or the app's recap) already made them
             BookKnowledge(self.xray, self.summaries_for(offline=True, reuse_model=True)),
             notes=self.annotations.list,
+            shields=self.shields,
+            concepts=self.concepts,
         )
 
     @property

@@ -17,7 +17,10 @@ def server():
 
 
 def test_streamed_text_arrives_as_deltas_with_citations_and_is_saved(server) -> None:
-    server.script_chat(scripted.text("Imogen Vale crossed to Gull Rock with Silas Crane [p. 2]."))
+    # two sentences: the spoiler shield releases text a sentence at a time
+    server.script_chat(
+        scripted.text("Imogen Vale crossed to Gull Rock with Silas Crane [p. 2]. He said nothing for an hour.")
+    )
     services, book = chat_services(server.base_url, page=10)
     chat = services.chat
     events = ask(chat, book, "Who took her across?")

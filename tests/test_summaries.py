@@ -191,3 +191,18 @@ def test_recap_and_xray_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(m["page"] <= 10 for m in thorne["mentions_by_page"]) and thorne["snippets"]
     assert main(["xray", "gull", "Morvoren Quay"]) == 1
     assert "No person, place or term like 'Morvoren Quay'" in capsys.readouterr().err
+
+
+def test_a_model_recap_that_leaks_a_later_name_stops_before_it(server) -> None:
+    from reader.app.spoiler_shield import HELD_SUMMARY
+
+    services, book_id = sample(5, model_config(server))
+    server.script_chat(
+        scripted.text("Imogen crosses to Gull Rock with Silas Crane [p. 1]. She ends at Morvoren Quay."),
+        scripted.text("Her uncle's sealed letter waits with the Reverend [p. 4]."),
+        scripted.text("Imogen arrives [p. 1]. Later she sails to Morvoren Quay with Dick Kitto."),
+    )
+    recap = services.summaries_for().story_so_far(book_id, 5)
+    assert "Morvoren" not in recap.text and "Morvoren" not in recap.sections[0].text
+    assert recap.text == f"Imogen arrives [p. 1].\n\n({HELD_SUMMARY})"
+    assert recap.sections[0].text.startswith("Imogen crosses to Gull Rock with Silas Crane [p. 1].")

@@ -8,6 +8,9 @@ from typing import Any
 
 from reader.domain.chat import ChatMessage
 
+MODEL_NOTE = "[The rest of this answer was held back: it mentioned something after the reader's page.]"
+"""What the model sees in the history in place of a part the spoiler shield held back."""
+
 Message = dict[str, Any]
 
 TRIMMED = "[Trimmed to fit the model's context window; call the tool again if you need this text.]"
@@ -58,7 +61,8 @@ def earlier_turns(stored: Sequence[ChatMessage], horizon: int) -> list[list[Mess
 
     Only turns that ended in a complete answer are kept, without their tool calls (the model can
     look again), and only when they were written at or before today's horizon: after the reader
-    moves back, answers given from later pages are not resent.
+    moves back, answers given from later pages are not resent. An answer the spoiler shield held
+    back is resent as the reader was shown it, until the reader reaches the page it spoiled.
     """
     turns: list[list[ChatMessage]] = []
     for message in stored:
@@ -78,11 +82,12 @@ def earlier_turns(stored: Sequence[ChatMessage], horizon: int) -> list[list[Mess
             continue
         if any(m.horizon is not None and m.horizon > horizon for m in turn):
             continue
+        answer = answers[-1]
+        content = answer.shown(horizon, for_model=True)
+        if answer.held_back(horizon, for_model=True):  # the model sees what the reader was shown
+            content = f"{content}\n\n{MODEL_NOTE}".strip()
         kept.append(
-            [
-                {"role": "user", "content": question.content},
-                {"role": "assistant", "content": answers[-1].content},
-            ]
+            [{"role": "user", "content": question.content}, {"role": "assistant", "content": content}]
         )
     return kept
 

@@ -15,15 +15,27 @@ from reader.app.knowledge_tools import BookKnowledge
 from reader.app.my_notes_tool import NotesUpTo
 from reader.app.offline_strategy import OfflinePassagesStrategy
 from reader.app.page_mentions import parse_citations, stated_pages
+from reader.app.shield_cache import ShieldIndexes, ShieldSource
+from reader.app.spoiler_shield import StreamShield, describe, verdict
 from reader.app.tool_use_strategy import ToolUseRetrievalStrategy
-from reader.domain.chat import AnswerEvent, ChatEvent, ChatMessage, Conversation, ErrorEvent, TextDelta
+from reader.domain.chat import (
+    AnswerEvent,
+    ChatEvent,
+    ChatMessage,
+    Conversation,
+    ErrorEvent,
+    ShieldEvent,
+    TextDelta,
+)
 from reader.domain.chat_model import TurnCancelled
 from reader.domain.errors import ReaderError
+from reader.domain.models import Book
 from reader.domain.ports import (
     BookRepository,
     BookSearcher,
     ChatModel,
     ChunkRepository,
+    ConceptRepository,
     ConversationRepository,
     PageFiles,
 )
@@ -83,6 +95,8 @@ class ChatWithBookUseCase:
         page_files: PageFiles | None = None,
         knowledge: BookKnowledge | None = None,
         notes: NotesUpTo | None = None,
+        shields: ShieldIndexes | None = None,
+        concepts: ConceptRepository | None = None,
     ) -> None:
         self.books = books
         self.chunks = chunks
@@ -95,6 +109,9 @@ class ChatWithBookUseCase:
         self.pdf_input = reads_pdf(model, self.settings.pdf_input)
         self.knowledge = knowledge
         self.notes = notes
+        self.shields = shields or ShieldIndexes()
+        """The spoiler shield's indexes (shared by the session, so a book is indexed once)."""
+        self.concepts = concepts or (knowledge.xray.concepts if knowledge is not None else None)
 
     # --- conversations ---------------------------------------------------------------------------
 
@@ -112,6 +129,26 @@ class ChatWithBookUseCase:
     def messages(self, conversation_id: int) -> list[ChatMessage]:
         return self.store.messages(conversation_id)
 
+    def message(self, message_id: int) -> ChatMessage | None:
+        return self.store.message(message_id)
+
+    def reveal(self, message_id: int) -> ChatMessage | None:
+        """Show a held-back answer whole from now on (the reader confirmed); the model keeps seeing
+        the held-back version until the reader reaches the page it spoiled."""
+        self.store.reveal(message_id)
+        return self.store.message(message_id)
+
+    def shield_source(self, book: Book, horizon: int | None = None) -> ShieldSource:
+        """The spoiler shield's rules for `book` at `horizon` (default: the reader's page)."""
+        page = book.current_page if horizon is None else horizon
+        return self.shields.source(book, page, self.books, self.chunks, self.concepts)
+
+    def warm_shield(self, book_id: str) -> None:
+        """Start indexing the book for the spoiler shield (when it is opened)."""
+        book = self.books.get(book_id)
+        if book is not None:
+            self.shields.warm(book, self.chunks)
+
     # --- asking ----------------------------------------------------------------------------------
 
     def ask(
@@ -120,8 +157,15 @@ class ChatWithBookUseCase:
         question: str,
         conversation_id: int | None = None,
         cancel: threading.Event | None = None,
+        *,
+        reveal: bool = False,
     ) -> Iterator[ChatEvent]:
-        """Answer `question`, yielding events; ends with exactly one AnswerEvent or ErrorEvent."""
+        """Answer `question`, yielding events; ends with exactly one AnswerEvent or ErrorEvent.
+
+        The spoiler shield stops the streamed text at the first sentence naming, citing or quoting
+        something after the reader's page; the whole answer is stored with where it was held back.
+        With `reveal` everything streams, and the answer is stored as revealed.
+        """
         book = self.books.get(book_id)
         if book is None:
             yield ErrorEvent(f"No book with id {book_id} in the library.", conversation_id)
@@ -155,8 +199,20 @@ class ChatWithBookUseCase:
             notes=self.notes,
         )
 
+        source = self.shield_source(book)
+        shield = StreamShield(source, question, reveal=reveal)
+        shield_page = book.current_page
+
         def record(role: str, content: str, **fields: Any) -> int:
             horizon = max(book.current_page, tools.current_page)
+            if role == "assistant" and content and "held_at" not in fields:
+                judged = verdict(shield.index, question, content)
+                if judged.held:
+                    fields |= {
+                        "held_at": judged.held_at,
+                        "spoiler_page": judged.spoiler_page,
+                        "revealed": reveal,
+                    }
             return self.store.add_message(conversation_id, role, content or "", horizon=horizon, **fields)
 
         context = TurnContext(
@@ -174,15 +230,43 @@ class ChatWithBookUseCase:
         finished = False
         try:
             for event in self.strategy.run(context):
+                if tools.current_page != shield_page:  # the reader said where they are: judge at that page
+                    shield_page = tools.current_page
+                    shield.use(source.at(shield_page))
                 if isinstance(event, AnswerEvent):
-                    record("assistant", event.text)
+                    judged = shield.verdict(event.text)
+                    message_id = record(
+                        "assistant",
+                        event.text,
+                        held_at=judged.held_at,
+                        spoiler_page=judged.spoiler_page,
+                        revealed=reveal and judged.held,
+                    )
                     finished = True
-                    citations = parse_citations(event.text, pages, tools.current_page)
-                    yield AnswerEvent(event.text, citations, conversation_id, event.offline)
+                    if rest := shield.rest(judged):
+                        yield TextDelta(rest)
+                    if judged.held and shield.index is not None:
+                        yield ShieldEvent(
+                            tuple(describe(shield.index, judged.findings)), judged.spoiler_page, reveal
+                        )
+                    shown = event.text if reveal else judged.shown
+                    citations = parse_citations(shown, pages, tools.current_page)
+                    yield AnswerEvent(
+                        shown,
+                        citations,
+                        conversation_id,
+                        event.offline,
+                        held=judged.held and not reveal,
+                        message_id=message_id,
+                    )
                     return
                 if isinstance(event, TextDelta):
                     streamed.append(event.text)
-                yield event
+                    released = shield.feed(event.text)
+                    if released:
+                        yield TextDelta(released)
+                else:
+                    yield event
                 context.check_cancel()
             raise ReaderError("The answer ended without a result; try asking again.")
         except TurnCancelled as stop:

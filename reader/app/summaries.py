@@ -12,12 +12,14 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from reader.app.chapter_lookup import asked_number, contents_index, find_chapter, no_chapter
 from reader.app.chunking import join_chunks
 from reader.app.extractive_summary import central_sentences, sentence_count
 from reader.app.page_lookup import page_label
+from reader.app.shield_rules import ShieldIndex
+from reader.app.spoiler_shield import HELD_SUMMARY, verdict
 from reader.domain.chat_model import ChatModelError, ModelReply
 from reader.domain.errors import ReaderError
 from reader.domain.knowledge import Recap, SectionSummary
@@ -187,6 +189,7 @@ class SummariesUseCase:
         model: ChatModel | None = None,
         page_summaries: Callable[[str, int], Sequence[tuple[int, str]]] | None = None,
         reuse_model: str | None = None,
+        shield: Callable[[Book, int], ShieldIndex | None] | None = None,
     ) -> None:
         self.books = books
         self.chunks = chunks
@@ -194,6 +197,9 @@ class SummariesUseCase:
         self.model = model
         self.page_summaries = page_summaries
         """(book_id, up_to_page) -> the (page, summary) pairs `reader enrich` made; offline summaries use them."""
+        self.shield = shield
+        """(book, page) -> the spoiler shield's rules there: a model's summary stops before a sentence
+        naming, citing or quoting something later (the model may know the book from elsewhere)."""
         self.reuse_model = reuse_model if model is None else None
         """Without a model: a model whose cached summaries are used where they exist (the chat's
         tools do not call the model inside a tool call; `reader recap` fills that cache)."""
@@ -270,7 +276,16 @@ class SummariesUseCase:
         pages = self.books.pages(book_id)
         work = _Work(1, progress)
         summary = self._summarise(book_id, section, current_page, pages, work)
+        summary = replace(summary, text=self._shielded(book_id, current_page, summary.text, summary.model))
         return ChapterResult(summary, (note, *work.notes) if note else tuple(work.notes))
+
+    def _shielded(self, book_id: str, current_page: int, text: str, model: str) -> str:
+        """A model's `text` up to its first sentence about something after `current_page`, and one line."""
+        if self.shield is None or model == EXTRACTIVE or not text:
+            return text
+        book = self.books.get(book_id)
+        judged = verdict(self.shield(book, current_page) if book is not None else None, "", text)
+        return f"{judged.shown}\n\n({HELD_SUMMARY})".strip() if judged.held else text
 
     def story_so_far(
         self, book_id: str, current_page: int, progress: ProgressCallback | None = None
@@ -283,6 +298,9 @@ class SummariesUseCase:
         if not sections:
             work.notes.append(self._before_story(book, pages))
         summaries = [self._summarise(book_id, s, current_page, pages, work) for s in sections]
+        summaries = [
+            replace(s, text=self._shielded(book_id, current_page, s.text, s.model)) for s in summaries
+        ]
         composed = "\n\n".join(f"{s.title}\n{s.text}" for s in summaries if s.text)
         model = summaries[0].model if summaries else self.model_name
         if self.model is None or model == EXTRACTIVE or not summaries:
@@ -298,6 +316,7 @@ class SummariesUseCase:
         cached = self.store.get(book_id, "recap", model, PROMPT_VERSION, key)
         if cached is not None:
             work.step()
+            cached = self._shielded(book_id, current_page, cached, model)
             return Recap(current_page, cached, tuple(summaries), model, tuple(work.notes), cached=True)
         try:
             horizon = min(current_page, book.story_last)
@@ -310,6 +329,7 @@ class SummariesUseCase:
             return Recap(current_page, composed, tuple(summaries), model, tuple(work.notes))
         self.store.put(book_id, "recap", model, PROMPT_VERSION, key, current_page, text)
         work.step()
+        text = self._shielded(book_id, current_page, text, model)
         return Recap(current_page, text, tuple(summaries), model, tuple(work.notes))
 
     # --- one section -----------------------------------------------------------------------------
@@ -364,7 +384,11 @@ class SummariesUseCase:
         """The enriched summaries of start..end when every page with text has one (else none)."""
         if self.page_summaries is None or not by_page:
             return []
-        found = [(page, text) for page, text in self.page_summaries(book_id, end) if start <= page <= end]
+        found = [
+            (page, self._shielded(book_id, end, text, "enrich"))
+            for page, text in self.page_summaries(book_id, end)
+            if start <= page <= end
+        ]
         covered = {page for page, _ in found}
         return found if all(page in covered for page, _ in by_page) else []
 

@@ -7,12 +7,14 @@ import sys
 from typing import Any
 
 from reader.app.page_lookup import page_label
+from reader.app.spoiler_shield import HELD_NOTICE
 from reader.cli.output import error_line
 from reader.domain.chat import (
     AnswerEvent,
     ChatEvent,
     ErrorEvent,
     NoticeEvent,
+    ShieldEvent,
     TextDelta,
     ToolInvocationEvent,
 )
@@ -20,6 +22,11 @@ from reader.domain.models import Book
 from reader.services import Services
 
 QUIT = {"/quit", "/exit", "/q", ":q"}
+REVEAL_HINT = "Run it again with --reveal to see it anyway."
+CHAT_REVEAL_HINT = "Type /reveal to see it anyway."
+
+
+REVEAL_HELP = "show answers whole, even a part the spoiler shield would hold back (it mentions later pages)"
 
 
 def register(commands: Any) -> None:
@@ -32,22 +39,27 @@ def register(commands: Any) -> None:
     p.add_argument(
         "-c", "--continue", dest="resume", action="store_true", help="add to the last conversation"
     )
+    p.add_argument("--reveal", action="store_true", help=REVEAL_HELP)
     p.set_defaults(handler=ask_command)
 
     p = commands.add_parser("chat", help="talk about a book in a prompt loop (resumes the last conversation)")
     p.add_argument("book", metavar="BOOK", help="id prefix or title")
     p.add_argument("--new", action="store_true", help="start a new conversation")
     p.add_argument("-v", "--verbose", action="store_true", help="show the tool calls")
+    p.add_argument("--reveal", action="store_true", help=REVEAL_HELP)
     p.set_defaults(handler=chat_command)
 
 
 class TurnPrinter:
     """Prints one turn's events: text as it streams, notices and tool calls on stderr."""
 
-    def __init__(self, verbose: bool) -> None:
+    def __init__(self, verbose: bool, hint: str = REVEAL_HINT) -> None:
         self.verbose = verbose
+        self.hint = hint
         self.streamed = False
         self.conversation_id: int | None = None
+        self.held_message: int | None = None
+        """The stored answer whose end was held back (to reveal it)."""
 
     def show(self, event: ChatEvent) -> bool:
         """Print an event; False when the turn failed."""
@@ -60,12 +72,19 @@ class TurnPrinter:
         elif isinstance(event, ToolInvocationEvent) and self.verbose:
             self._end_line()
             print(f"  · {event.summary}", file=sys.stderr)
+        elif isinstance(event, ShieldEvent) and self.verbose:
+            self._end_line()
+            state = "shown (--reveal)" if event.revealed else "held back"
+            print(f"  · spoiler shield: {state}: {'; '.join(event.reasons)}", file=sys.stderr)
         elif isinstance(event, AnswerEvent):
             self.conversation_id = event.conversation_id
             if not self.streamed:
                 sys.stdout.write(event.text)
-            self.streamed = True
+            self.streamed = bool(event.text)
             self._end_line()
+            if event.held:
+                self.held_message = event.message_id
+                print(f"[{HELD_NOTICE} {self.hint}]")
         elif isinstance(event, ErrorEvent):
             self.conversation_id = event.conversation_id
             self._end_line()
@@ -81,14 +100,30 @@ class TurnPrinter:
 
 
 def run_turn(
-    chat: Any, book: Book, question: str, conversation_id: int | None, verbose: bool
+    chat: Any,
+    book: Book,
+    question: str,
+    conversation_id: int | None,
+    verbose: bool,
+    *,
+    reveal: bool = False,
+    printer: TurnPrinter | None = None,
 ) -> tuple[bool, int | None]:
     """Ask one question and print the answer as it streams; returns (succeeded, conversation id)."""
-    printer = TurnPrinter(verbose)
+    printer = printer or TurnPrinter(verbose)
     ok = True
-    for event in chat.ask(book.id, question, conversation_id=conversation_id):
+    for event in chat.ask(book.id, question, conversation_id=conversation_id, reveal=reveal):
         ok = printer.show(event) and ok
     return ok, printer.conversation_id or conversation_id
+
+
+def reveal_last(chat: Any, message_id: int | None) -> None:
+    """Print the held-back answer whole (`/reveal` in the chat loop)."""
+    message = chat.reveal(message_id) if message_id is not None else None
+    if message is None:
+        print("Nothing is held back in this conversation.")
+        return
+    print(message.content)
 
 
 def ask_command(args: argparse.Namespace, services: Services) -> int:
@@ -96,7 +131,7 @@ def ask_command(args: argparse.Namespace, services: Services) -> int:
     chat = services.chat
     conversation_id = chat.latest_conversation(book.id) if args.resume else None
     try:
-        ok, _ = run_turn(chat, book, args.question, conversation_id, args.verbose)
+        ok, _ = run_turn(chat, book, args.question, conversation_id, args.verbose, reveal=args.reveal)
     except KeyboardInterrupt:
         print()
         error_line("Cancelled; your question is kept in the conversation.")
@@ -121,6 +156,7 @@ def chat_command(args: argparse.Namespace, services: Services) -> int:
     else:
         print(f"A new conversation about {book.title}.")
     print("Answers stop at your reading position. /new starts a new conversation, /quit (or Ctrl+D) leaves.")
+    printer = TurnPrinter(args.verbose, CHAT_REVEAL_HINT)
     while True:
         try:
             question = input(_prompt(services, book)).strip()
@@ -134,12 +170,19 @@ def chat_command(args: argparse.Namespace, services: Services) -> int:
             continue
         if question in QUIT:
             return 0
+        if question == "/reveal":
+            reveal_last(chat, printer.held_message)
+            printer.held_message = None
+            continue
         if question == "/new":
             conversation_id = None
             print("A new conversation.")
             continue
         try:
-            _, conversation_id = run_turn(chat, book, question, conversation_id, args.verbose)
+            printer.held_message = None
+            _, conversation_id = run_turn(
+                chat, book, question, conversation_id, args.verbose, reveal=args.reveal, printer=printer
+            )
         except KeyboardInterrupt:
             print()
             error_line("Cancelled; your question is kept in the conversation.")

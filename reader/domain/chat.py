@@ -114,6 +114,22 @@ class AnswerEvent:
     citations: tuple[Citation, ...] = ()
     conversation_id: int | None = None
     offline: bool = False
+    held: bool = False
+    """The spoiler shield held back the rest of the answer after `text` (see ShieldEvent)."""
+    message_id: int | None = None
+    """The stored answer (to reveal a held-back part with `reveal`)."""
+
+
+@dataclass(frozen=True)
+class ShieldEvent:
+    """The spoiler shield held back part of the answer (or would have, when revealing): why, for
+    verbose output only; the reader is never shown what was held."""
+
+    reasons: tuple[str, ...]
+    """One line per rule that fired, e.g. 'later name "Morvoren Quay" (first met p. 26)'."""
+    spoiler_page: int | None = None
+    """From this reading position on the held part spoils nothing any more."""
+    revealed: bool = False
 
 
 @dataclass(frozen=True)
@@ -124,7 +140,9 @@ class ErrorEvent:
     conversation_id: int | None = None
 
 
-ChatEvent = TextDelta | ToolInvocationEvent | ToolResultEvent | NoticeEvent | AnswerEvent | ErrorEvent
+ChatEvent = (
+    TextDelta | ToolInvocationEvent | ToolResultEvent | NoticeEvent | ShieldEvent | AnswerEvent | ErrorEvent
+)
 
 
 @dataclass
@@ -142,6 +160,24 @@ class ChatMessage:
     created_at: str = ""
     horizon: int | None = None
     """The reader's page when the message was written; history past a later horizon is not resent."""
+    held_at: int | None = None
+    """Where the part the spoiler shield held back starts in `content` (None: nothing was held)."""
+    spoiler_page: int | None = None
+    """From this reading position on, the held-back part spoils nothing and is shown."""
+    revealed: bool = False
+    """The reader asked to see the held-back part anyway."""
+
+    def held_back(self, current_page: int, *, for_model: bool = False) -> bool:
+        """Whether part of it is still held back at `current_page` (a reveal counts for the reader only)."""
+        if self.held_at is None or (self.revealed and not for_model):
+            return False
+        return self.spoiler_page is None or current_page < self.spoiler_page
+
+    def shown(self, current_page: int, *, for_model: bool = False) -> str:
+        """The content as it may be shown at `current_page` (without the held-back part)."""
+        if not self.held_back(current_page, for_model=for_model):
+            return self.content
+        return self.content[: self.held_at].rstrip()
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,18 @@ class ConceptAlias:
 
 
 @dataclass(frozen=True)
+class ConceptName:
+    """One name of a concept with the pages it and its concept are first met on (the whole book: for
+    the spoiler shield, which must know the names a reader has not met yet, never shown)."""
+
+    concept_id: int
+    kind: str
+    concept_first_page: int
+    text: str
+    first_page: int
+
+
+@dataclass(frozen=True)
 class ExtractedConcept:
     """A concept found at import: its name, kind, aliases and mentions per page (ascending)."""
 

@@ -11,7 +11,7 @@ from reader.domain.chat import ChatMessage, Conversation
 from reader.domain.chat_model import ModelReply
 from reader.domain.concept_refinement import ChapterRefinement
 from reader.domain.enrichment import EnrichmentFailure, EnrichmentStatus, StoredEnrichment
-from reader.domain.knowledge import ConceptEntry, ExtractedConcept
+from reader.domain.knowledge import ConceptEntry, ConceptName, ExtractedConcept
 from reader.domain.models import Book, Chapter, Chunk, EmbeddingVector, ExtractedBook, Page, SearchResult
 from reader.domain.search import BookVectors, EmbeddingSpace, ScoredChunk
 
@@ -197,9 +197,21 @@ class ConversationRepository(Protocol):
         name: str | None = None,
         status: str = "complete",
         horizon: int | None = None,
-    ) -> int: ...
+        held_at: int | None = None,
+        spoiler_page: int | None = None,
+        revealed: bool = False,
+    ) -> int:
+        """Store a message; for an answer the spoiler shield held back, `held_at` is where the held part
+        starts in `content` and `spoiler_page` the position from which it spoils nothing."""
+        ...
 
     def update_message(self, message_id: int, content: str, status: str) -> None: ...
+
+    def reveal(self, message_id: int) -> None:
+        """Mark a held-back answer as revealed (the reader chose to see it)."""
+        ...
+
+    def message(self, message_id: int) -> ChatMessage | None: ...
 
     def messages(self, conversation_id: int) -> builtins.list[ChatMessage]: ...
 
@@ -328,6 +340,11 @@ class ConceptRepository(Protocol):
 
     def shared_pages(self, book_id: str, concept_id: int, current_page: int) -> dict[int, int]:
         """For each other concept id, how many pages up to `current_page` it shares with this one."""
+        ...
+
+    def names(self, book_id: str) -> builtins.list[ConceptName]:
+        """Every name of every concept of the whole book, with first pages (for the spoiler shield only:
+        it must know later names to hold them back; never shown to the reader or the model)."""
         ...
 
 

@@ -230,7 +230,7 @@ class ReaderApp(App[None]):
             self.services.books.mark_read(book.id)
             self.services.settings.set(LAST_BOOK, book.id)
         self.viewer.open(session)
-        self.chat.set_book(book.id, session.label(session.horizon))
+        self.chat.set_book(book.id, session.label(session.horizon), session.horizon)
         self.library.open_book = book.id
         self.sub_title = book.title
 
@@ -253,7 +253,7 @@ class ReaderApp(App[None]):
     def _show_horizon(self) -> None:
         self._horizon_timer = None
         if self.session is not None:
-            self.chat.set_horizon(self.session.label(self.session.horizon))
+            self.chat.set_horizon(self.session.label(self.session.horizon), self.session.horizon)
             self.library.show_progress(self.session.book.id, self.session.horizon)
 
     @on(CitationFollowed)

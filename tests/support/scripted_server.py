@@ -58,6 +58,7 @@ __all__ = [
     "error",
     "respond",
     "text",
+    "text_pieces",
     "tool_calls",
     "vectors",
 ]
@@ -78,6 +79,8 @@ class Text:
 
     content: str
     finish_reason: str = "stop"
+    pieces: tuple[str, ...] = ()
+    """The content deltas to stream, exactly (joined they are `content`); empty: split at words."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,11 @@ Reply = Text | ToolCalls | Error | Delay | Respond | Vectors | WrongDim
 def text(content: str, finish_reason: str = "stop") -> Text:
     """The model answers with `content`."""
     return Text(content, finish_reason)
+
+
+def text_pieces(*pieces: str) -> Text:
+    """The model answers with these exact stream deltas (a word or a name may be cut between them)."""
+    return Text("".join(pieces), pieces=tuple(pieces))
 
 
 def tool_calls(*calls: Call, content: str = "") -> ToolCalls:
@@ -525,7 +533,8 @@ class _Handler(BaseHTTPRequestHandler):
 
         is_calls = isinstance(reply, ToolCalls)
         yield chunk({"role": "assistant", "content": None if is_calls and not reply.content else ""})
-        for piece in _split_words(reply.content, TEXT_PIECES):
+        given = reply.pieces if isinstance(reply, Text) else ()
+        for piece in given or _split_words(reply.content, TEXT_PIECES):
             yield chunk({"content": piece})
         if isinstance(reply, ToolCalls):
             for index, c in enumerate(self._calls(reply)):

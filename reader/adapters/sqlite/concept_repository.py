@@ -6,7 +6,7 @@ import builtins
 from collections.abc import Sequence
 from typing import Any
 
-from reader.domain.knowledge import ConceptEntry, ExtractedConcept
+from reader.domain.knowledge import ConceptEntry, ConceptName, ExtractedConcept
 
 
 def write_concepts(conn: Any, book_id: str, concepts: Sequence[ExtractedConcept]) -> None:
@@ -104,3 +104,12 @@ class SqliteConceptRepository:
             (concept_id, current_page, book_id),
         ).fetchall()
         return {int(other): int(shared) for other, shared in rows}
+
+    def names(self, book_id: str) -> builtins.list[ConceptName]:
+        """Every alias of every concept of the book with its first page and its concept's."""
+        rows = self.conn.execute(
+            "SELECT c.id, c.kind, c.first_page, a.alias, a.first_page FROM concept_aliases a "
+            "JOIN concepts c ON c.id = a.concept_id WHERE c.book_id = ? ORDER BY c.first_page, c.id",
+            (book_id,),
+        ).fetchall()
+        return [ConceptName(int(r[0]), r[1], int(r[2]), r[3], int(r[4])) for r in rows]

@@ -14,7 +14,8 @@ _CONVERSATION_COLUMNS = (
     "(SELECT count(*) FROM messages m WHERE m.conversation_id = c.id)"
 )
 _MESSAGE_COLUMNS = (
-    "id, conversation_id, role, content, tool_calls, tool_call_id, name, status, created_at, horizon"
+    "id, conversation_id, role, content, tool_calls, tool_call_id, name, status, created_at, horizon, "
+    "held_at, spoiler_page, revealed"
 )
 
 
@@ -36,6 +37,9 @@ def _message(row: Any) -> ChatMessage:
         status=row[7],
         created_at=row[8],
         horizon=row[9],
+        held_at=row[10],
+        spoiler_page=row[11],
+        revealed=bool(row[12]),
     )
 
 
@@ -83,11 +87,14 @@ class SqliteConversationRepository:
         name: str | None = None,
         status: str = "complete",
         horizon: int | None = None,
+        held_at: int | None = None,
+        spoiler_page: int | None = None,
+        revealed: bool = False,
     ) -> int:
         now = utc_now()
         cursor = self.conn.execute(
             "INSERT INTO messages (conversation_id, role, content, tool_calls, tool_call_id, name, status, "
-            "created_at, horizon) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, horizon, held_at, spoiler_page, revealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 conversation_id,
                 role,
@@ -98,6 +105,9 @@ class SqliteConversationRepository:
                 status,
                 now,
                 horizon,
+                held_at,
+                spoiler_page,
+                int(revealed),
             ),
         )
         self.conn.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (now, conversation_id))
@@ -107,6 +117,16 @@ class SqliteConversationRepository:
         self.conn.execute(
             "UPDATE messages SET content = ?, status = ? WHERE id = ?", (content, status, message_id)
         )
+
+    def reveal(self, message_id: int) -> None:
+        """Mark a held-back answer as revealed: the reader sees it whole from now on."""
+        self.conn.execute("UPDATE messages SET revealed = 1 WHERE id = ?", (message_id,))
+
+    def message(self, message_id: int) -> ChatMessage | None:
+        row = self.conn.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?", (message_id,)
+        ).fetchone()
+        return _message(row) if row else None
 
     def messages(self, conversation_id: int) -> builtins.list[ChatMessage]:
         rows = self.conn.execute(

@@ -290,6 +290,14 @@ reading time per book and local day (seconds on pages, pages turned, words read)
 These tables have no foreign key to books on purpose: a re-import or `reader reindex` replaces the book's
 row (a cascade would drop them); removing a book deletes them explicitly. An annotation's page and
 offsets are where its quote was last found; `orphaned` marks one whose quote a reindex could not find."""
+_V9_HELD_BACK_ANSWERS = """
+ALTER TABLE messages ADD COLUMN held_at INTEGER;
+ALTER TABLE messages ADD COLUMN spoiler_page INTEGER;
+ALTER TABLE messages ADD COLUMN revealed INTEGER NOT NULL DEFAULT 0;
+"""
+"""Answers the spoiler shield held back: `content` keeps the whole answer, `held_at` is where the held
+part starts (NULL: nothing held), `spoiler_page` the reading position from which it spoils nothing,
+`revealed` whether the reader asked to see it anyway."""
 
 
 def _script(sql: str) -> Callable[[Any], None]:
@@ -325,6 +333,7 @@ MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V6_STORY_PAGES_AND_ENCODING),
     _script(_V7_CONCEPT_REFINEMENTS),
     _script(_V8_BOOKMARKS_ANNOTATIONS_AND_READING_LOG),
+    _script(_V9_HELD_BACK_ANSWERS),
 ]
 """MIGRATIONS[i] brings a database from user_version i to i + 1."""
 

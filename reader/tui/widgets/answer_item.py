@@ -7,30 +7,67 @@ from collections.abc import Sequence
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Button, Markdown
+from textual.widgets import Button, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
+from reader.app.spoiler_shield import HELD_NOTICE
 from reader.domain.chat import Citation
 from reader.tui.citations import citation_labels, label_from_href, linkify_citations
 from reader.tui.widgets.chat_items import CitationFollowed
 from reader.tui.widgets.citation_bar import CitationBar
 
+REVEAL_HINT = "Ctrl+R reveals it."
+
+
+class HeldNotice(Static):
+    """The one line saying the rest of an answer is held back (never what it is)."""
+
+    def __init__(self) -> None:
+        super().__init__(f"{HELD_NOTICE} {REVEAL_HINT}", classes="chat-held", markup=False)
+
 
 class AnswerItem(Vertical):
     """The model's answer, streamed in as Markdown, then with buttons for the pages it cites."""
 
-    def __init__(self, text: str = "", *, streaming: bool = True) -> None:
+    def __init__(
+        self,
+        text: str = "",
+        *,
+        streaming: bool = True,
+        held_message: int | None = None,
+        spoiler_page: int | None = None,
+    ) -> None:
         super().__init__(classes="chat-answer")
         self.text = text
         self.streaming = streaming
         self.citations: dict[str, int | None] = {}
         self._stream: MarkdownStream | None = None
+        self.held_message = held_message
+        """The stored answer whose end the spoiler shield holds back (None: nothing held)."""
+        self.spoiler_page = spoiler_page
+        """From this reading position the held part spoils nothing and is shown."""
 
     def compose(self) -> ComposeResult:
         yield Markdown(linkify_citations(self.text), open_links=False)
         if not self.streaming:
             self.citations = {label: None for label in citation_labels(self.text)}
         yield CitationBar(list(self.citations))
+        if self.held_message is not None:
+            yield HeldNotice()
+
+    async def hold(self, message_id: int | None, spoiler_page: int | None) -> None:
+        """Say that the rest of the answer is held back."""
+        self.held_message = message_id
+        self.spoiler_page = spoiler_page
+        if not self.query(HeldNotice):
+            await self.mount(HeldNotice())
+
+    async def show_whole(self, text: str) -> None:
+        """Show the whole answer (revealed, or the reader has reached the page it spoiled)."""
+        self.held_message = None
+        self.spoiler_page = None
+        await self.query(HeldNotice).remove()
+        await self.finish(text, [])
 
     async def append(self, delta: str) -> None:
         """Add streamed text."""

@@ -23,12 +23,14 @@ from reader.domain.chat import (
     Conversation,
     ErrorEvent,
     NoticeEvent,
+    ShieldEvent,
     TextDelta,
     ToolInvocationEvent,
     ToolResultEvent,
 )
 from reader.services import Services
 from reader.tui.fit_text import first_that_fits
+from reader.tui.screens.confirm_screen import ConfirmScreen
 from reader.tui.screens.conversations_screen import NEW, ConversationsScreen
 from reader.tui.widgets.chat_items import (
     CodeItem,
@@ -84,6 +86,7 @@ class ChatPane(Vertical):
         Binding("escape", "cancel", "Cancel answer", id="chat.cancel"),
         Binding("ctrl+n", "new_conversation", "New chat", id="chat.new"),
         Binding("ctrl+y", "conversations", "Earlier chats", id="chat.history"),
+        Binding("ctrl+r", "reveal", "Reveal held-back answer", id="chat.reveal"),
     ]
 
     class EventArrived(Message):
@@ -100,6 +103,14 @@ class ChatPane(Vertical):
         def __init__(self, turn: int) -> None:
             super().__init__()
             self.turn = turn
+
+    class AnswerRevealed(Message):
+        """The whole text of a held-back answer, to show."""
+
+        def __init__(self, message_id: int, text: str) -> None:
+            super().__init__()
+            self.message_id = message_id
+            self.text = text
 
     class ConversationsLoaded(Message):
         """The book's conversations, for the picker."""
@@ -126,6 +137,10 @@ class ChatPane(Vertical):
         self._cancel: threading.Event | None = None
         self._warmed = False
         self.horizon_label = ""
+        self.horizon_page = 0
+        """The reading position: held-back answers up to it are shown whole."""
+        self._spoiler_page: int | None = None
+        """The running turn's ShieldEvent: from which page its held-back part spoils nothing."""
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="chat-log")
@@ -158,21 +173,75 @@ class ChatPane(Vertical):
 
     # --- book and conversation -------------------------------------------------------------------
 
-    def set_book(self, book_id: str | None, horizon_label: str = "") -> None:
+    def set_book(self, book_id: str | None, horizon_label: str = "", horizon_page: int = 0) -> None:
         """Start a fresh conversation view for another book."""
         if book_id == self.book_id:
-            self.set_horizon(horizon_label)
+            self.set_horizon(horizon_label, horizon_page)
             return
         self.stop_running(restore=False)
         self.book_id = book_id
         self.conversation_id = None
-        self.set_horizon(horizon_label)
+        self.set_horizon(horizon_label, horizon_page)
         self._reset_log()
+        if book_id is not None:
+            self._warm_shield(book_id)
 
-    def set_horizon(self, label: str) -> None:
-        """Show the page the answers stop at."""
+    @work(thread=True, group="chat-shield", exit_on_error=False)
+    def _warm_shield(self, book_id: str) -> None:
+        """Index the book for the spoiler shield now, so the first answer does not wait for it."""
+        self._chat().warm_shield(book_id)
+
+    def set_horizon(self, label: str, page: int = 0) -> None:
+        """Show the page the answers stop at; held-back answers it has reached are shown whole."""
         self.horizon_label = label
         self._fit_subtitle(self.size.width)
+        if page and page != self.horizon_page:
+            self.horizon_page = page
+            from reader.tui.widgets.answer_item import AnswerItem
+
+            for item in self.query(AnswerItem):
+                if item.held_message is not None and item.spoiler_page and item.spoiler_page <= page:
+                    self._load_whole(item.held_message, reveal=False)
+
+    # --- held-back answers -----------------------------------------------------------------------
+
+    def _held_answers(self) -> list[Any]:
+        from reader.tui.widgets.answer_item import AnswerItem
+
+        return [item for item in self.query(AnswerItem) if item.held_message is not None]
+
+    def action_reveal(self) -> None:
+        """Show the last held-back answer whole, after a confirmation."""
+        held = self._held_answers()
+        if not held:
+            self.notify("No answer here is held back.", timeout=3)
+            return
+        message_id = held[-1].held_message
+        question = (
+            f"The rest of this answer mentions something from later in the book than p. {self.horizon_label}. "
+            "Show it anyway?"
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._load_whole(message_id, reveal=True)
+
+        self.app.push_screen(
+            ConfirmScreen(question, yes="Reveal", no="Keep hidden", title="Spoilers ahead"), answered
+        )
+
+    @work(thread=True, group="chat-reveal", exit_on_error=False)
+    def _load_whole(self, message_id: int, reveal: bool) -> None:
+        chat = self._chat()
+        message = chat.reveal(message_id) if reveal else chat.message(message_id)
+        if message is not None:
+            self.post_message(self.AnswerRevealed(message_id, message.content))
+
+    @on(AnswerRevealed)
+    async def _answer_revealed(self, event: AnswerRevealed) -> None:
+        for item in self._held_answers():
+            if item.held_message == event.message_id:
+                await item.show_whole(event.text)
 
     def on_resize(self, event: Resize) -> None:
         self._fit_subtitle(event.size.width)
@@ -240,7 +309,15 @@ class ChatPane(Vertical):
             elif message.role == "assistant" and message.content.strip():
                 if message.tool_calls and said_again_later(event.messages, index):
                     continue  # shown once, where the turn's answer starts with it (as while it streamed)
-                items.append(AnswerItem(message.content, streaming=False))
+                held = message.held_back(self.horizon_page)
+                items.append(
+                    AnswerItem(
+                        message.shown(self.horizon_page),
+                        streaming=False,
+                        held_message=message.id if held else None,
+                        spoiler_page=message.spoiler_page if held else None,
+                    )
+                )
             elif message.role == "tool":
                 items.append(
                     ToolCallItem(
@@ -310,9 +387,14 @@ class ChatPane(Vertical):
                 item.add_results(event.results)
         elif isinstance(event, NoticeEvent):
             turn.add_before_answer(NoticeItem(event.message))
+        elif isinstance(event, ShieldEvent):
+            self._spoiler_page = event.spoiler_page
         elif isinstance(event, AnswerEvent):
             self.conversation_id = event.conversation_id or self.conversation_id
             await turn.answer.finish(event.text, event.citations)
+            if event.held:
+                await turn.answer.hold(event.message_id, self._spoiler_page)
+            self._spoiler_page = None
         elif isinstance(event, ErrorEvent):
             self.conversation_id = event.conversation_id or self.conversation_id
             await turn.answer.abandon()
@@ -349,6 +431,8 @@ class ChatPane(Vertical):
         """Esc cancels only while an answer runs (otherwise it goes back to the page)."""
         if action == "cancel":
             return self.running is not None
+        if action == "reveal":
+            return bool(self._held_answers())
         return True
 
     def action_cancel(self) -> None:
