@@ -46,6 +46,8 @@ PROMPT_VERSION = 1
 STORY_VERSION = 1
 """Bump when a whole recap is composed or stored differently: cached recaps are then made again."""
 STORY_SCOPE = "story"
+MODEL_MIN_CHARS = 200
+"""Less text than this (a part's title page) is not sent to the model: it has no story to summarise."""
 
 
 @dataclass(frozen=True)
@@ -391,7 +393,11 @@ class SummariesUseCase:
             work.step()
             return made(cached, model, True)
         text = ""
-        if model != EXTRACTIVE and self.model is not None:
+        if (
+            model != EXTRACTIVE
+            and self.model is not None
+            and sum(len(t) for _, t in by_page) >= MODEL_MIN_CHARS
+        ):
             try:
                 text = map_reduce(self.model, by_page, pages, section.start_page, end)
             except ChatModelError as error:
