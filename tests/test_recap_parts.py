@@ -14,10 +14,11 @@ from textual.widgets import Markdown
 from reader.app.knowledge_tools import BookKnowledge, story_so_far
 from reader.app.model_summary import MAP_PROMPT, PART_PROMPT, RECAP_PROMPT
 from reader.app.page_lookup import page_label
+from reader.app.recap_text import render_recap
 from reader.app.story_outline import OPENING, story_outline
 from reader.cli.main import main
 from reader.config import ChatConfig, Config
-from reader.domain.knowledge import Recap
+from reader.domain.knowledge import PartSummary, Recap, SectionSummary
 from reader.domain.models import Book, Chapter
 from reader.services import Services
 from reader.tui.app import ReaderApp
@@ -234,3 +235,20 @@ async def test_the_app_shows_the_recap_with_parts_over_chapters(tmp_path: Path) 
         assert source.index(f"## {PARTS[0]}") < source.index("### Chapter 2: The Doldrums")
         assert source.index(f"## {PARTS[1]}") < source.index("### Chapter 1: The Storm")
         assert "Landfall" not in source and SAILORS[3] not in source and "(page:" in source
+
+
+def test_a_brief_recap_shortens_what_came_before_the_readers_part() -> None:
+    def chapter(index: int, part: int, page: int) -> SectionSummary:
+        text = f"First of {index} [p. {page}] second of {index} [p. {page}]"
+        return SectionSummary(index, f"Chapter {index}", page, page, text, "extractive", parts=(part,))
+
+    sections = [chapter(0, 10, 1), chapter(1, 10, 2), chapter(2, 20, 3), chapter(3, 20, 4)]
+    parts = [PartSummary(10, "Part One", 1, 2), PartSummary(20, "Part Two", 3, 4, partial=True)]
+    full = render_recap("", sections, parts, str)
+    brief = render_recap("", sections, parts, str, brief=True)
+    assert "second of 0" in full and "second of 0" not in brief and "First of 0 [p. 1]" in brief
+    assert "second of 3" in brief and "## Part Two (pp. 3-4 so far)" in brief
+    with_summary = [PartSummary(10, "Part One", 1, 2, "Part one in short [p. 2]."), parts[1]]
+    brief = render_recap("Overview.", sections, with_summary, str, brief=True)
+    assert brief.startswith("Overview.\n\n## Part One (pp. 1-2)\n\nPart one in short [p. 2].\n\n## Part Two")
+    assert "Chapter 0" not in brief and "### Chapter 2 (p. 3)" in brief
