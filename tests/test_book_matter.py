@@ -15,7 +15,7 @@ from reader.adapters.sqlite.migrations import INDEX_VERSION, SCHEMA_VERSION, mig
 from reader.adapters.sqlite.search_index import SqliteSearchIndex
 from reader.app.chat_tools import BookTools
 from reader.app.knowledge_tools import BookKnowledge
-from reader.app.summaries import sections_of
+from reader.app.story_outline import story_outline
 from reader.cli.main import main
 from reader.domain.models import Book, Chapter, EmbeddingVector
 from reader.services import Services
@@ -280,6 +280,6 @@ def test_sections_are_clamped_to_the_story_and_matter_entries_dropped() -> None:
         Chapter(1, "Chapter 1", 4, 6),
         Chapter(2, "Chapter 2", 7, 12),
     ]
-    sections = [(s.title, s.start_page, s.end_page) for s in sections_of(chapters, 12, 3, 10)]
+    sections = [(s.title, s.start_page, s.end_page) for s in story_outline(chapters, 12, 3, 10).sections]
     assert sections == [("Opening pages", 3, 3), ("Chapter 1", 4, 6), ("Chapter 2", 7, 10)]
-    assert [(s.start_page, s.end_page) for s in sections_of([], 25, 4, 23)] == [(4, 13), (14, 23)]
+    assert [(s.start_page, s.end_page) for s in story_outline([], 25, 4, 23).sections] == [(4, 13), (14, 23)]

@@ -253,3 +253,31 @@ def test_the_detector_is_loaded_only_when_strict_utf8_fails(tmp_path: Path) -> N
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]
+
+
+@pytest.mark.parametrize(
+    ("name", "declaration"),
+    [("no-charset", ""), ("meta-charset", '<meta charset="windows-1252"/>')],
+)
+def test_epub_documents_without_a_declared_encoding_are_decoded_as_text_books_are(
+    tmp_path: Path, name: str, declaration: str
+) -> None:
+    from reader.adapters.extractors.epub import EpubExtractor
+    from tests.fixtures_books import nav_document, write_hand_epub
+
+    paragraph = CURLY.split("CHAPTER I.")[1].split("\r\n\r\n")[1]
+    markup = (
+        f'<html xmlns="http://www.w3.org/1999/xhtml"><head>{declaration}<title>t</title></head>'
+        f"<body><h1>Chapter 1</h1><p>{paragraph}</p></body></html>"
+    )
+    path = write_hand_epub(
+        tmp_path / f"{name}.epub",
+        {"c1.xhtml": ""},
+        extra_files={
+            "c1.xhtml": markup.encode("cp1252"),
+            "nav.xhtml": nav_document([("Chapter 1", "c1.xhtml")]),
+        },
+        nav="nav.xhtml",
+    )
+    text = EpubExtractor().extract(path).pages[0].text
+    assert "\u201cWhere is Zoë?\u201d asked Renée\u2014and Françoise" in text and "\ufffd" not in text

@@ -11,7 +11,8 @@ from reader.cli.library_commands import import_sample
 from reader.services import Services
 
 WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*")
-CITATION = re.compile(r"\[pp?\.[^\]]*\]")
+CITATION = re.compile(r"\[pp?\.[^\]]*\]|\(pp?\. [^)]*\)")
+"""Citations, and the page spans of the recap's headings ("(pp. 4-6)", "(p. 7 so far)")."""
 
 
 def first_pages(services: Services, book_id: str, page_count: int) -> dict[str, int]:

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from reader.app.summaries import EXTRACTIVE, sections_of
+from reader.app.story_outline import story_outline
+from reader.app.summaries import EXTRACTIVE
 from reader.cli.library_commands import import_sample
 from reader.cli.main import main
 from reader.config import ChatConfig, Config
@@ -47,7 +48,7 @@ def test_the_offline_recap_is_cited_central_sentences_up_to_the_page() -> None:
     assert not recap.sections[0].partial and recap.sections[0].end_page == 3
     for section in recap.sections:
         cited = CITED.findall(section.text)
-        assert 2 <= len(cited) <= 6
+        assert 1 <= len(cited) <= 8 and (section.partial or len(cited) >= 2)  # in proportion to length
         for sentence, label in cited:
             page = int(label)
             assert section.start_page <= page <= min(section.end_page, 8)
@@ -61,13 +62,16 @@ def test_summaries_are_cached_and_a_changed_text_is_summarised_again() -> None:
     again = services.summaries_for().story_so_far(book_id, 12)
     assert again.cached and all(s.cached for s in again.sections)
     assert [s.text for s in again.sections] == [s.text for s in first.sections]
-    rows = services.db.conn.execute("SELECT count(*) FROM summaries WHERE book_id = ?", (book_id,)).fetchone()
+    rows = services.db.conn.execute(
+        "SELECT count(*) FROM summaries WHERE book_id = ? AND scope LIKE 'entry:%'", (book_id,)
+    ).fetchone()
     assert rows[0] == 4
 
     chunk = services.chunks.get_by_page_range(book_id, 5, 5)[0]
     services.db.conn.execute(
         "UPDATE chunks SET text = ? WHERE id = ?", ("A new paragraph about the keeper's cat. " * 3, chunk.id)
-    )
+    )  # as a reindex with a changed extractor would, which also records a new import time:
+    services.db.conn.execute("UPDATE books SET imported_at = '2030-01-01T00:00:00Z' WHERE id = ?", (book_id,))
     changed = services.summaries_for().story_so_far(book_id, 12)
     cached = [s.cached for s in changed.sections]
     assert cached == [True, False, True, True]  # only chapter 2 (pp. 4-6) was summarised again
@@ -100,17 +104,19 @@ def test_a_chapter_after_the_reading_position_cannot_be_summarised() -> None:
 
 
 def test_sections_of_a_book_without_chapters_and_with_front_matter() -> None:
-    assert [(s.title, s.start_page, s.end_page) for s in sections_of([], 23)] == [
+    assert [(s.title, s.start_page, s.end_page) for s in story_outline([], 23).sections] == [
         ("Pages 1-10", 1, 10),
         ("Pages 11-20", 11, 20),
         ("Pages 21-23", 21, 23),
     ]
     chapters = [Chapter(0, "One", 3, 5), Chapter(1, "Part", 3, 4, level=1), Chapter(2, "Two", 6, 9)]
-    assert [(s.title, s.start_page) for s in sections_of(chapters, 9)] == [
-        ("Opening pages", 1),
-        ("One", 3),
-        ("Two", 6),
+    outline = story_outline(chapters, 9)
+    assert [(s.title, s.start_page, s.end_page, s.parts) for s in outline.sections] == [
+        ("Opening pages", 1, 2, ()),
+        ("Part", 3, 5, (0,)),
+        ("Two", 6, 9, ()),
     ]
+    assert [(p.title, p.start_page, p.end_page) for p in outline.parts] == [("One", 3, 5)]
 
 
 @pytest.fixture
@@ -153,7 +159,7 @@ def test_map_reduce_with_the_model_sees_only_pages_read_and_is_cached(server) ->
     server.script_chat(
         scripted.text("One [p. 1]."), scripted.text("Two [p. 4]."), scripted.text("Both [p. 1].")
     )
-    assert other.summaries_for().story_so_far(book_id, 5).text == "Both [p. 1]."
+    assert other.summaries_for().story_so_far(book_id, 5).overview == "Both [p. 1]."
     assert len(server.chat_requests()) == 6  # another model: summarised again
 
 

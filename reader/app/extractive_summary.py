@@ -27,9 +27,14 @@ REDUNDANT = 0.5
 """Cosine similarity above which a sentence repeats one already chosen."""
 
 
-def sentence_count(pages: int) -> int:
-    """How many sentences summarise a section of `pages` pages."""
-    return max(2, min(6, 2 + pages // 3))
+CHARS_PER_SENTENCE = 3_000
+"""A chapter's summary gets one sentence for about this much of its text (a page and a half)."""
+MAX_SENTENCES = 8
+
+
+def sentence_count(chars: int) -> int:
+    """How many sentences summarise a section of `chars` characters: in proportion to its length."""
+    return max(1, min(MAX_SENTENCES, round(chars / CHARS_PER_SENTENCE)))
 
 
 def _vector(words: Sequence[str], idf: dict[str, float]) -> dict[str, float]:
@@ -37,12 +42,15 @@ def _vector(words: Sequence[str], idf: dict[str, float]) -> dict[str, float]:
     return {w: c * idf.get(w, 0.0) for w, c in counts.items()}
 
 
-def _cosine(a: dict[str, float], b: dict[str, float]) -> float:
+def _norm(vector: dict[str, float]) -> float:
+    return math.sqrt(sum(v * v for v in vector.values()))
+
+
+def _cosine(a: dict[str, float], b: dict[str, float], norm_a: float, norm_b: float) -> float:
     if len(a) > len(b):
         a, b = b, a
     dot = sum(v * b.get(k, 0.0) for k, v in a.items())
-    norm = math.sqrt(sum(v * v for v in a.values())) * math.sqrt(sum(v * v for v in b.values()))
-    return dot / norm if norm else 0.0
+    return dot / (norm_a * norm_b) if norm_a and norm_b else 0.0
 
 
 def central_sentences(pages: Sequence[tuple[int, str]], limit: int) -> list[tuple[int, str]]:
@@ -66,13 +74,15 @@ def central_sentences(pages: Sequence[tuple[int, str]], limit: int) -> list[tupl
     total = len(sentences)
     idf = {w: math.log(1 + total / df) for w, df in frequency.items()}
     vectors = [_vector(content, idf) for _, _, content in sentences]
+    norms = [_norm(vector) for vector in vectors]
     centroid: dict[str, float] = {}
     for vector in vectors:
         for word, weight in vector.items():
             centroid[word] = centroid.get(word, 0.0) + weight
+    centroid_norm = _norm(centroid)
     scored = []
     for index, ((_, sentence, _), vector) in enumerate(zip(sentences, vectors, strict=True)):
-        score = _cosine(vector, centroid)
+        score = _cosine(vector, centroid, norms[index], centroid_norm)
         if sentence[:1] in "\"“‘'":
             score *= 0.6
         scored.append((score, index))
@@ -81,7 +91,9 @@ def central_sentences(pages: Sequence[tuple[int, str]], limit: int) -> list[tupl
     for _, index in scored:
         if len(chosen) >= limit:
             break
-        if any(_cosine(vectors[index], vectors[other]) > REDUNDANT for other in chosen):
+        if any(
+            _cosine(vectors[index], vectors[other], norms[index], norms[other]) > REDUNDANT for other in chosen
+        ):
             continue
         chosen.append(index)
     return [(sentences[i][0], sentences[i][1]) for i in sorted(chosen)]

@@ -9,11 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from reader.app.recap_text import render_recap
 from reader.app.summaries import SummariesUseCase
 from reader.app.xray import XRayUseCase
 from reader.domain.chat import ToolDefinition, ToolResult
 from reader.domain.errors import ReaderError
 from reader.domain.models import Page
+
+TOOL_RECAP_CHARS = 24_000
+"""A recap longer than this goes to the model shortened (about 6,000 tokens)."""
 
 KNOWLEDGE_TOOLS: tuple[ToolDefinition, ...] = (
     ToolDefinition(
@@ -42,9 +46,9 @@ KNOWLEDGE_TOOLS: tuple[ToolDefinition, ...] = (
                 "chapter": {
                     "type": "string",
                     "description": (
-                        "The chapter's own number (\"3\" or \"III\" for Chapter 3; in a book of parts, "
-                        "the one in the reader's part), \"#3\" for the third entry of the contents, a "
-                        "title, or \"current\" for the one the reader is in."
+                        'The chapter\'s own number ("3" or "III" for Chapter 3; in a book of parts, '
+                        'the one in the reader\'s part), "#3" for the third entry of the contents, a '
+                        'title, or "current" for the one the reader is in.'
                     ),
                 }
             },
@@ -139,10 +143,18 @@ def chapter_summary(
 def story_so_far(
     knowledge: BookKnowledge, book_id: str, current_page: int, label: Callable[[int], str]
 ) -> ToolResult:
-    """The recap of the book up to `current_page`."""
+    """The recap of the book up to `current_page`, as the reader sees it; a long one with what came
+    before the reader's part shortened (see `render_recap`)."""
     recap = knowledge.summaries.story_so_far(book_id, current_page)
-    notes = "".join(f"\n({note})" for note in recap.notes)
+    notes = [f"\n({note})" for note in recap.notes]
+    text = recap.text
+    if len(text) > TOOL_RECAP_CHARS:
+        text = render_recap(recap.overview, recap.sections, recap.parts, label, brief=True)
+        notes.append(
+            "\n(Earlier parts are shortened here: a part to its summary, a chapter to its first sentence; "
+            "chapter_summary gives any chapter in full.)"
+        )
     return ToolResult(
-        f"The story so far, up to p. {label(current_page)} (the reader's position):\n\n{recap.text}{notes}",
+        f"The story so far, up to p. {label(current_page)} (the reader's position):\n\n{text}{''.join(notes)}",
         result_count=len(recap.sections),
     )

@@ -1,29 +1,37 @@
 """Chapter summaries and the story so far, never past the reader's page, cached in the library file.
 
-With no model a summary is extractive: the chapter's most central sentences, each cited. With a
-model it is map-reduce: each part of the chapter is summarised, then the parts are combined. A
-chapter the reader is in the middle of is summarised only up to their page. Summaries are cached
-by book, chapter, model, prompt version and a hash of the exact text summarised, so a changed
-text or another model makes a new summary and a repeated request costs nothing.
+The story so far follows the leaf chapters of the contents, grouped under their parts (see
+`story_outline`), front and back matter left out. With no model each chapter's summary is
+extractive: its most central sentences, each cited, more of them for a longer chapter. With a model
+it is map-reduce: each piece of a chapter is summarised, the pieces combined into the chapter's
+summary, each part's chapter summaries into a short summary of the part, and the parts (and any
+chapters outside parts) into an overview. A chapter the reader is in the middle of is summarised
+only up to their page. Summaries are cached by book, chapter, model, prompt version and a hash of the
+exact text summarised, so a changed text or another model makes a new summary and a repeated request
+costs nothing; a whole recap is also kept, keyed by the book's import and the reader's page, so
+showing it again is one lookup.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from reader.app.chapter_lookup import asked_number, contents_index, find_chapter, no_chapter
 from reader.app.chunking import join_chunks
 from reader.app.extractive_summary import central_sentences, sentence_count
+from reader.app.model_summary import PART_PROMPT, RECAP_PROMPT, complete, keep_visible_citations, map_reduce
 from reader.app.page_lookup import page_label
+from reader.app.recap_cache import recap_from_json, recap_to_json
+from reader.app.recap_text import page_span, render_recap
 from reader.app.shield_rules import ShieldIndex
 from reader.app.spoiler_shield import HELD_SUMMARY, verdict
-from reader.domain.chat_model import ChatModelError, ModelReply
+from reader.app.story_outline import Part, Section, StoryOutline, story_outline
+from reader.domain.chat_model import ChatModelError
 from reader.domain.errors import ReaderError
-from reader.domain.knowledge import Recap, SectionSummary
-from reader.domain.models import Book, Chapter, Chunk, Page
+from reader.domain.knowledge import PartSummary, Recap, SectionSummary
+from reader.domain.models import Book, Chunk, Page
 from reader.domain.ports import (
     BookRepository,
     ChatModel,
@@ -33,52 +41,15 @@ from reader.domain.ports import (
 )
 
 EXTRACTIVE = "extractive"
-EXTRACTIVE_VERSION = 1
+EXTRACTIVE_VERSION = 2
+"""Bump when extractive summaries change (2: sentences in proportion to the chapter's length)."""
 PROMPT_VERSION = 1
 """Bump when the model prompts change: cached model summaries of the old prompts are then not reused."""
-
-MAP_CHARS = 8_000
-"""Text sent to the model in one map call."""
-SECTION_PAGES = 10
-"""Pages per section of a book without a table of contents."""
-OPENING = "Opening pages"
-"""The section of the story's pages before its first chapter."""
-
-_CITATION = re.compile(r"\s*\[(pp?)\.\s*([^\[\]]{1,40}?)\]")
-
-_RULES = (
-    "Use only the text given: add nothing you may know about this book from anywhere else, and say "
-    "nothing about what happens after it. Cite the pages like [p. 12], using the page markers in the text."
-)
-MAP_PROMPT = (
-    "Summarise this part of a book in 2 to 4 sentences: who does what, and what is found out. " + _RULES
-)
-REDUCE_PROMPT = (
-    "These are summaries of consecutive parts of one chapter. Combine them into one summary of 3 to 6 "
-    "sentences, in order, keeping their page citations. " + _RULES
-)
-RECAP_PROMPT = (
-    "These are summaries of the chapters a reader has read so far. Write 'the story so far' for them in "
-    "one to three short paragraphs, keeping the page citations. " + _RULES
-)
-
-
-@dataclass(frozen=True)
-class Section:
-    """A chapter (or a run of pages in a book without one) that summaries are made of."""
-
-    index: int
-    title: str
-    start_page: int
-    end_page: int
-    entry: int | None = None
-    """The contents entry (Chapter.index) it is; None for the opening pages and page runs."""
-    nested: bool = False
-    """A chapter inside a part (`index` is its entry), summarised alone when asked for by name."""
-
-    @property
-    def scope(self) -> str:
-        return f"entry:{self.index}" if self.nested else f"chapter:{self.index}"
+STORY_VERSION = 1
+"""Bump when a whole recap is composed or stored differently: cached recaps are then made again."""
+STORY_SCOPE = "story"
+MODEL_MIN_CHARS = 200
+"""Less text than this (a part's title page) is not sent to the model: it has no story to summarise."""
 
 
 @dataclass(frozen=True)
@@ -90,77 +61,11 @@ class ChapterResult:
 
     def heading(self, pages: Sequence[Page]) -> str:
         s = self.summary
-        upto = " so far" if s.partial else ""
-        span = f"p. {page_label(pages, s.start_page)}"
-        if s.end_page != s.start_page:
-            span = f"p{span}-{page_label(pages, s.end_page)}"
-        return f"{s.title} ({span}{upto})"
-
-
-def sections_of(
-    chapters: Sequence[Chapter], page_count: int, first: int = 1, last: int | None = None
-) -> list[Section]:
-    """The top-level chapters within the story's pages `first`..`last` (default: every page), clamped to
-    them, with the story's pages before the first chapter as an opening section; or 10-page runs.
-
-    A chapter wholly in front or back matter (a contents entry, a licence) is no section; the story's
-    pages of an entry that starts in the front matter are the opening section."""
-    last = page_count if last is None else min(last, page_count)
-    if chapters:
-        level = min(c.level for c in chapters)
-        top = [c for c in chapters if c.level == level and c.start_page <= last and c.end_page >= first]
-        found: list[Section] = []
-        if top and top[0].start_page > first:
-            found.append(Section(0, OPENING, first, top[0].start_page - 1))
-        for chapter in top:
-            start, end = max(first, chapter.start_page), min(last, chapter.end_page)
-            if chapter.start_page < first:  # an entry of the front matter (contents) reaching into the story
-                found.append(Section(len(found), OPENING, start, end))
-            else:
-                found.append(Section(len(found), chapter.title, start, end, chapter.index))
-        if found:
-            return found
-    return [
-        Section(
-            i,
-            f"Pages {start}-{min(last, start + SECTION_PAGES - 1)}",
-            start,
-            min(last, start + SECTION_PAGES - 1),
-        )
-        for i, start in enumerate(range(first, last + 1, SECTION_PAGES))
-    ]
+        return f"{s.title} ({page_span(lambda n: page_label(pages, n), s.start_page, s.end_page, s.partial)})"
 
 
 def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
-
-
-def complete(model: ChatModel, system: str, user: str) -> str:
-    """One model call without tools: the whole reply's text.
-
-    Raises:
-        ChatModelError: when the call fails or the reply is empty.
-    """
-    reply: ModelReply | None = None
-    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-    for piece in model.stream(messages, None):
-        if isinstance(piece, ModelReply):
-            reply = piece
-    if reply is None or not reply.content.strip():
-        raise ChatModelError("The model gave no summary.", "malformed")
-    return reply.content.strip()
-
-
-def keep_visible_citations(text: str, pages: Sequence[Page], horizon: int, first: int = 1) -> str:
-    """`text` without citations of pages after `horizon` or before `first` (a model may invent them)."""
-    numbers = {p.label: p.number for p in pages}
-
-    def check(match: re.Match[str]) -> str:
-        cited = re.split(r"\s*[-–,]\s*", match.group(2).strip(), maxsplit=1)[0]
-        number = numbers.get(cited, int(cited) if cited.isdigit() else None)
-        return match.group() if number is not None and first <= number <= horizon else ""
-
-    return _CITATION.sub(check, text)
 
 
 @dataclass
@@ -214,24 +119,25 @@ class SummariesUseCase:
             raise ReaderError(f"No book with id {book_id} in the library.")
         return book
 
-    def _every_section(self, book: Book) -> list[Section]:
-        return sections_of(self.books.chapters(book.id), book.page_count, book.story_start, book.story_last)
+    def _outline(self, book: Book) -> StoryOutline:
+        return story_outline(self.books.chapters(book.id), book.page_count, book.story_start, book.story_last)
 
     def sections(self, book_id: str, current_page: int) -> list[Section]:
-        """The sections of the story that start by `current_page` (front and back matter are none)."""
+        """The story's leaf chapters that start by `current_page` (front and back matter are none)."""
         book = self._book(book_id)
-        return [s for s in self._every_section(book) if s.start_page <= current_page]
+        return [s for s in self._outline(book).sections if s.start_page <= current_page]
 
     def find_section(self, book_id: str, query: str, current_page: int) -> tuple[Section, str]:
         """The section `query` names and a note on how it was chosen (`find_chapter`): "current", the
         chapter's own number ("3", "III", "Chapter 3"), "#N" for the N-th contents entry, or a title.
+        A part named ("Book 2") is summarised whole.
 
         Raises:
             ReaderError: when nothing matches, the chapter is front or back matter, or it starts after
             `current_page`.
         """
         book = self._book(book_id)
-        every = self._every_section(book)
+        every = self._outline(book).sections
         visible = [s for s in every if s.start_page <= current_page]
         wanted = query.strip().lower()
         if wanted in ("", "current", "this", "this chapter", "chapter", "current chapter"):
@@ -254,11 +160,9 @@ class SummariesUseCase:
         if (matter := book.matter_at(chapter.start_page)) and book.matter_at(chapter.end_page) == matter:
             raise ReaderError(f"{chapter.title} is {matter} matter, not the story; it has no summary.")
         section = next((s for s in every if s.entry == chapter.index), None)
-        if section is None:  # a chapter inside a part
+        if section is None:  # a part, summarised whole
             start = max(chapter.start_page, book.story_start)
-            section = Section(
-                chapter.index, chapter.title, start, min(chapter.end_page, book.story_last), nested=True
-            )
+            section = Section(0, chapter.title, start, min(chapter.end_page, book.story_last), chapter.index)
         return section, choice.note
 
     @staticmethod
@@ -275,7 +179,8 @@ class SummariesUseCase:
         section, note = self.find_section(book_id, query, current_page)
         pages = self.books.pages(book_id)
         work = _Work(1, progress)
-        summary = self._summarise(book_id, section, current_page, pages, work)
+        enriched = self._all_enriched(book_id, min(section.end_page, current_page))
+        summary = self._summarise(book_id, section, current_page, pages, work, enriched)
         summary = replace(summary, text=self._shielded(book_id, current_page, summary.text, summary.model))
         return ChapterResult(summary, (note, *work.notes) if note else tuple(work.notes))
 
@@ -287,63 +192,222 @@ class SummariesUseCase:
         judged = verdict(self.shield(book, current_page) if book is not None else None, "", text)
         return f"{judged.shown}\n\n({HELD_SUMMARY})".strip() if judged.held else text
 
+    # --- the story so far ------------------------------------------------------------------------
+
     def story_so_far(
         self, book_id: str, current_page: int, progress: ProgressCallback | None = None
     ) -> Recap:
-        """The recap of the story up to `current_page`, composed from its chapter summaries."""
+        """The recap of the story up to `current_page`: its chapters' summaries under their parts."""
         book = self._book(book_id)
-        sections = [s for s in self._every_section(book) if s.start_page <= current_page]
-        pages = self.books.pages(book_id)
-        work = _Work(len(sections) + (1 if self.model is not None else 0), progress)
+        enriched = self._all_enriched(book_id, current_page)
+        key = self._story_key(book, current_page, enriched)
+        found = self.store.get(book_id, STORY_SCOPE, self.reuse_model or self.model_name, STORY_VERSION, key)
+        recap = recap_from_json(found) if found is not None else None
+        if recap is not None:
+            if progress:
+                progress(1, 1)
+            return recap
+        recap = self._compose(book, current_page, enriched, progress)
+        if not recap.notes and self.reuse_model is None and recap.model == self.model_name:
+            self.store.put(
+                book_id, STORY_SCOPE, recap.model, STORY_VERSION, key, current_page, recap_to_json(recap)
+            )
+        return recap
+
+    @staticmethod
+    def _story_key(book: Book, current_page: int, enriched: Sequence[tuple[int, str]]) -> str:
+        """What a whole recap depends on: the book's import (its file, pipeline and contents), the
+        story's pages, the reader's page and the page enrichments so far."""
+        return text_hash(
+            f"{book.id}|{book.imported_at}|{book.page_count}|{book.story_start}|"
+            f"{book.story_last}|{current_page}|" + "\n".join(f"{page}:{text}" for page, text in enriched)
+        )
+
+    def _compose(
+        self,
+        book: Book,
+        current_page: int,
+        enriched: Sequence[tuple[int, str]],
+        progress: ProgressCallback | None,
+    ) -> Recap:
+        outline = self._outline(book)
+        sections = [s for s in outline.sections if s.start_page <= current_page]
+        entries = {entry for s in sections for entry in s.parts}
+        parts = [p for p in outline.parts if p.entry in entries]
+        pages = self.books.pages(book.id)
+        calls = len(parts) + 1 if self.model is not None else 0
+        work = _Work(len(sections) + calls, progress)
         if not sections:
             work.notes.append(self._before_story(book, pages))
-        summaries = [self._summarise(book_id, s, current_page, pages, work) for s in sections]
         summaries = [
-            replace(s, text=self._shielded(book_id, current_page, s.text, s.model)) for s in summaries
+            replace(summary, text=self._shielded(book.id, current_page, summary.text, summary.model))
+            for summary in (self._summarise(book.id, s, current_page, pages, work, enriched) for s in sections)
         ]
-        composed = "\n\n".join(f"{s.title}\n{s.text}" for s in summaries if s.text)
         model = summaries[0].model if summaries else self.model_name
-        if self.model is None or model == EXTRACTIVE or not summaries:
-            return Recap(
-                current_page,
-                composed,
-                tuple(summaries),
-                EXTRACTIVE,
-                tuple(work.notes),
-                cached=all(s.cached for s in summaries),
+        with_model = self.model is not None and model != EXTRACTIVE and bool(summaries)
+        part_summaries = [self._plain_part(p, current_page, model) for p in parts]
+        overview = ""
+        if with_model:
+            part_summaries = [
+                replace(p, text=self._shielded(book.id, current_page, p.text, p.model))
+                for p in self._part_summaries(book, parts, summaries, current_page, pages, work)
+            ]
+            overview = self._overview(book, summaries, part_summaries, current_page, pages, work)
+            overview = self._shielded(book.id, current_page, overview, model)
+        text = render_recap(overview, summaries, part_summaries, lambda n: page_label(pages, n))
+        return Recap(
+            current_page,
+            text,
+            tuple(summaries),
+            model if with_model else EXTRACTIVE,
+            tuple(work.notes),
+            cached=all(s.cached for s in summaries) and all(p.cached for p in part_summaries if p.text),
+            parts=tuple(part_summaries),
+            overview=overview,
+        )
+
+    @staticmethod
+    def _plain_part(part: Part, current_page: int, model: str) -> PartSummary:
+        end = min(part.end_page, current_page)
+        return PartSummary(
+            part.entry, part.title, part.start_page, end, "", model, part.end_page > current_page
+        )
+
+    def _part_summaries(
+        self,
+        book: Book,
+        parts: Sequence[Part],
+        summaries: Sequence[SectionSummary],
+        current_page: int,
+        pages: Sequence[Page],
+        work: _Work,
+    ) -> list[PartSummary]:
+        """Each part's short summary of its chapters' (and inner parts') summaries, innermost first."""
+        assert self.model is not None
+        made: dict[int, PartSummary] = {}
+        for part in reversed(parts):
+            plain = self._plain_part(part, current_page, self.model.name)
+            items: list[tuple[int, str, str]] = [
+                (s.start_page, s.title, s.text) for s in summaries if s.parts and s.parts[-1] == part.entry
+            ]
+            items += [
+                (p.start_page, p.title, made[p.entry].text)
+                for p in parts
+                if p.parts and p.parts[-1] == part.entry and p.entry in made
+            ]
+            composed = "\n\n".join(f"{title}\n{text}" for _, title, text in sorted(items) if text)
+            if not composed or work.notes:
+                made[part.entry] = plain
+                work.step()
+                continue
+            key = text_hash(composed)
+            scope = f"part:{part.entry}"
+            cached = self.store.get(book.id, scope, self.model.name, PROMPT_VERSION, key)
+            text = cached or ""
+            if cached is None:
+                try:
+                    text = complete(self.model, PART_PROMPT, composed)
+                    text = keep_visible_citations(text, pages, plain.end_page, plain.start_page)
+                    self.store.put(book.id, scope, self.model.name, PROMPT_VERSION, key, current_page, text)
+                except ChatModelError as error:
+                    work.notes.append(
+                        f"The model could not summarise the parts ({error}); showing their chapters."
+                    )
+                    text = ""
+            made[part.entry] = PartSummary(
+                plain.entry,
+                plain.title,
+                plain.start_page,
+                plain.end_page,
+                text,
+                plain.model,
+                plain.partial,
+                cached is not None,
             )
-        key = text_hash("\n".join(f"{s.index}:{s.end_page}:{text_hash(s.text)}" for s in summaries))
-        cached = self.store.get(book_id, "recap", model, PROMPT_VERSION, key)
+            work.step()
+        return [made[p.entry] for p in parts]
+
+    def _overview(
+        self,
+        book: Book,
+        summaries: Sequence[SectionSummary],
+        parts: Sequence[PartSummary],
+        current_page: int,
+        pages: Sequence[Page],
+        work: _Work,
+    ) -> str:
+        """The model's story so far from the top-level parts' and chapters' summaries ("" if it fails)."""
+        assert self.model is not None
+        model = self.model.name
+        by_entry = {p.entry: p for p in parts}
+        items: list[tuple[str, str]] = []
+        for s in summaries:
+            if not s.parts:
+                items.append((s.title, s.text))
+            elif (top := by_entry.get(s.parts[0])) is not None and top.text:
+                if not items or items[-1] != (top.title, top.text):
+                    items.append((top.title, top.text))
+            else:
+                items.append((s.title, s.text))
+        composed = "\n\n".join(f"{title}\n{text}" for title, text in items if text)
+        key = text_hash(composed)
+        cached = self.store.get(book.id, "recap", model, PROMPT_VERSION, key)
         if cached is not None:
             work.step()
-            cached = self._shielded(book_id, current_page, cached, model)
-            return Recap(current_page, cached, tuple(summaries), model, tuple(work.notes), cached=True)
+            return cached
         try:
-            horizon = min(current_page, book.story_last)
             text = complete(self.model, RECAP_PROMPT, composed)
-            text = keep_visible_citations(text, pages, horizon, book.story_start)
+            text = keep_visible_citations(text, pages, min(current_page, book.story_last), book.story_start)
         except ChatModelError as error:
             work.notes.append(
                 f"The model could not write the recap ({error}); showing the chapter summaries."
             )
-            return Recap(current_page, composed, tuple(summaries), model, tuple(work.notes))
-        self.store.put(book_id, "recap", model, PROMPT_VERSION, key, current_page, text)
+            return ""
+        self.store.put(book.id, "recap", model, PROMPT_VERSION, key, current_page, text)
         work.step()
-        text = self._shielded(book_id, current_page, text, model)
-        return Recap(current_page, text, tuple(summaries), model, tuple(work.notes))
+        return text
 
     # --- one section -----------------------------------------------------------------------------
 
+    def _all_enriched(self, book_id: str, up_to_page: int) -> list[tuple[int, str]]:
+        """The page summaries `reader enrich` made up to `up_to_page` (none without enrichment)."""
+        if self.page_summaries is None:
+            return []
+        return [
+            (page, self._shielded(book_id, up_to_page, text, "enrich"))
+            for page, text in self.page_summaries(book_id, up_to_page)
+        ]
+
     def _summarise(
-        self, book_id: str, section: Section, current_page: int, pages: Sequence[Page], work: _Work
+        self,
+        book_id: str,
+        section: Section,
+        current_page: int,
+        pages: Sequence[Page],
+        work: _Work,
+        all_enriched: Sequence[tuple[int, str]],
     ) -> SectionSummary:
         end = min(section.end_page, current_page)
         by_page = self._page_texts(book_id, section.start_page, end)
-        enriched = self._enriched(book_id, section.start_page, end, by_page)
+        enriched = self._enriched(section.start_page, end, by_page, all_enriched)
         digest = text_hash(
             "\n\n".join(text for _, text in by_page) + "".join(f"\n\n[p{p}] {s}" for p, s in enriched)
         )
         partial = section.end_page > current_page
+
+        def made(text: str, model: str, cached: bool = False) -> SectionSummary:
+            return SectionSummary(
+                section.index,
+                section.title,
+                section.start_page,
+                end,
+                text,
+                model,
+                partial,
+                cached,
+                section.parts,
+            )
+
         model = self.model_name if not work.notes else EXTRACTIVE
         version = PROMPT_VERSION if model != EXTRACTIVE else EXTRACTIVE_VERSION
         cached = None
@@ -354,71 +418,50 @@ class SummariesUseCase:
             cached = self.store.get(book_id, section.scope, model, version, digest)
         if cached is not None:
             work.step()
-            return SectionSummary(
-                section.index, section.title, section.start_page, end, cached, model, partial, True
-            )
+            return made(cached, model, True)
         text = ""
-        if model != EXTRACTIVE and self.model is not None:
+        if (
+            model != EXTRACTIVE
+            and self.model is not None
+            and sum(len(t) for _, t in by_page) >= MODEL_MIN_CHARS
+        ):
             try:
-                text = self._map_reduce(self.model, by_page, pages, section.start_page, end)
+                text = map_reduce(self.model, by_page, pages, section.start_page, end)
             except ChatModelError as error:
                 work.notes.append(f"The model failed ({error}); these summaries are extractive.")
                 model, version = EXTRACTIVE, EXTRACTIVE_VERSION
                 cached = self.store.get(book_id, section.scope, model, version, digest)
                 if cached is not None:
                     work.step()
-                    return SectionSummary(
-                        section.index, section.title, section.start_page, end, cached, model, partial, True
-                    )
+                    return made(cached, model, True)
         if not text and enriched:
             text = " ".join(f"{summary} [p. {page_label(pages, page)}]" for page, summary in enriched)
         if not text:
-            text = self._extractive(by_page, pages, end - section.start_page + 1)
+            text = self._extractive(by_page, pages)
         self.store.put(book_id, section.scope, model, version, digest, end, text)
         work.step()
-        return SectionSummary(section.index, section.title, section.start_page, end, text, model, partial)
+        return made(text, model)
 
+    @staticmethod
     def _enriched(
-        self, book_id: str, start: int, end: int, by_page: Sequence[tuple[int, str]]
+        start: int, end: int, by_page: Sequence[tuple[int, str]], all_enriched: Sequence[tuple[int, str]]
     ) -> list[tuple[int, str]]:
         """The enriched summaries of start..end when every page with text has one (else none)."""
-        if self.page_summaries is None or not by_page:
+        if not by_page or not all_enriched:
             return []
-        found = [
-            (page, self._shielded(book_id, end, text, "enrich"))
-            for page, text in self.page_summaries(book_id, end)
-            if start <= page <= end
-        ]
+        found = [(page, text) for page, text in all_enriched if start <= page <= end]
         covered = {page for page, _ in found}
         return found if all(page in covered for page, _ in by_page) else []
 
     def _page_texts(self, book_id: str, start: int, end: int) -> list[tuple[int, str]]:
         by_page: dict[int, list[Chunk]] = {}
         for chunk in self.chunks.get_by_page_range(book_id, start, end):
-            if chunk.end_page <= end:
+            if chunk.end_page <= end and chunk.start_page >= start:
                 by_page.setdefault(chunk.start_page, []).append(chunk)
         return [(page, join_chunks(by_page[page])) for page in sorted(by_page)]
 
     @staticmethod
-    def _extractive(by_page: Sequence[tuple[int, str]], pages: Sequence[Page], page_count: int) -> str:
-        chosen = central_sentences(by_page, sentence_count(page_count))
+    def _extractive(by_page: Sequence[tuple[int, str]], pages: Sequence[Page]) -> str:
+        chars = sum(len(text) for _, text in by_page)
+        chosen = central_sentences(by_page, sentence_count(chars))
         return " ".join(f"{sentence} [p. {page_label(pages, page)}]" for page, sentence in chosen)
-
-    @staticmethod
-    def _map_reduce(
-        model: ChatModel, by_page: Sequence[tuple[int, str]], pages: Sequence[Page], first: int, last: int
-    ) -> str:
-        """The model's summary of the pages in `by_page`, citing only pages `first`..`last`."""
-        parts: list[str] = []
-        current = ""
-        for page, text in by_page:
-            marked = f"[p. {page_label(pages, page)}]\n{text}\n\n"
-            if current and len(current) + len(marked) > MAP_CHARS:
-                parts.append(current)
-                current = ""
-            current += marked
-        if current:
-            parts.append(current)
-        partials = [complete(model, MAP_PROMPT, part) for part in parts]
-        summary = partials[0] if len(partials) == 1 else complete(model, REDUCE_PROMPT, "\n\n".join(partials))
-        return keep_visible_citations(summary, pages, last, first)

@@ -180,10 +180,23 @@ def _recap_dict(book: Book, recap: Recap, pages: list[Page]) -> dict[str, Any]:
         "cached": recap.cached,
         "notes": list(recap.notes),
         "text": recap.text,
+        "overview": recap.overview,
+        "parts": [
+            {
+                "entry": p.entry,
+                "title": p.title,
+                "start_page": p.start_page,
+                "end_page": p.end_page,
+                "partial": p.partial,
+                "summary": p.text,
+            }
+            for p in recap.parts
+        ],
         "chapters": [
             {
                 "index": s.index,
                 "title": s.title,
+                "parts": list(s.parts),
                 "start_page": s.start_page,
                 "end_page": s.end_page,
                 "partial": s.partial,

@@ -106,11 +106,32 @@ class SectionSummary:
     partial: bool = False
     """True when the reader is in the middle of the chapter (summarised only up to their page)."""
     cached: bool = False
+    parts: tuple[int, ...] = ()
+    """The contents entries of the parts (books, volumes) it is in, outermost first."""
+
+
+@dataclass(frozen=True)
+class PartSummary:
+    """A part (a book, a volume) over chapters, with a short summary of their summaries ("" offline)."""
+
+    entry: int
+    """Its contents entry (Chapter.index)."""
+    title: str
+    start_page: int
+    end_page: int
+    """The last page of it read: its end, or the reader's page in a part in progress."""
+    text: str = ""
+    model: str = ""
+    partial: bool = False
+    cached: bool = False
 
 
 @dataclass(frozen=True)
 class Recap:
-    """The story so far: the recap text and the section summaries it was composed from."""
+    """The story so far: the recap text and the section summaries it was composed from.
+
+    `text` is the whole recap as shown (the model's overview, then the parts with their chapters);
+    `overview` is the model's story so far alone ("" offline)."""
 
     up_to_page: int
     text: str
@@ -119,3 +140,6 @@ class Recap:
     notes: tuple[str, ...] = ()
     """Things the reader should know, e.g. that the model failed and the recap is extractive."""
     cached: bool = False
+    parts: tuple[PartSummary, ...] = ()
+    """The parts the sections are in, in reading order (none in a book without parts)."""
+    overview: str = ""

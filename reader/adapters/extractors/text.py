@@ -40,7 +40,7 @@ _NUMBER_WORD = (
     r"|eighth|ninth|tenth|last|the\s+\w+)(?:-\w+)?"
 )
 _CHAPTER_LINE = re.compile(
-    rf"^(?:CHAPTER|Chapter|PART|Part|BOOK|Book)\s+(?:[IVXLCDM]+|\d+|{_NUMBER_WORD})\b[.:]?(?:\s.*)?$"
+    rf"^(?:CHAPTER|Chapter|PART|Part|BOOK|Book|VOLUME|Volume)\s+(?:[IVXLCDM]+|\d+|{_NUMBER_WORD})\b[.:]?(?:\s.*)?$"
 )
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 

@@ -10,6 +10,9 @@ from typing import Any
 from lxml import etree
 from lxml import html as lxml_html
 
+from reader.adapters.extractors.text_decoding import decode_text
+from reader.domain.errors import ExtractionError
+
 EPUB_NS = "http://www.idpf.org/2007/ops"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 
@@ -34,6 +37,7 @@ _HIDDEN_NAV = frozenset(("page-list", "landmarks"))
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
 _DOCTYPE = re.compile(rb"<!DOCTYPE[^\[>]*(\[.*?\])?\s*>", re.IGNORECASE | re.DOTALL)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._\-]+)["']""")
+_META_CHARSET = re.compile(rb"""<meta\b[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9._\-]+)""", re.IGNORECASE)
 _LENGTH = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(px|%)?\s*$")
 _STYLE_SIZE = re.compile(r"(?<![-\w])(width|height)\s*:\s*(\d+(?:\.\d+)?\s*(?:px|%)?)", re.IGNORECASE)
 
@@ -81,9 +85,35 @@ class ParsedDocument:
     malformed: bool
 
 
+def _as_utf8(data: bytes) -> bytes:
+    """A document that declares no encoding in an XML declaration, as UTF-8 bytes: read with its
+    `<meta charset>` when it has one that fits, else as a text book is (`decode_text`: a BOM, strict
+    UTF-8, then the book encodings). Bytes that are not text are left as they are."""
+    meta = _META_CHARSET.search(data[:4096])
+    declared = meta.group(1).decode("ascii").lower() if meta else ""
+    if declared in ("", "utf-8", "utf8"):
+        try:
+            data.decode("utf-8")
+            return data
+        except UnicodeDecodeError:
+            pass
+    elif declared:
+        try:
+            return data.decode(declared).encode("utf-8")
+        except (LookupError, UnicodeDecodeError):
+            pass
+    try:
+        return decode_text(data, "document").text.encode("utf-8")
+    except ExtractionError:
+        return data
+
+
 def parse_xhtml(data: bytes) -> ParsedDocument:
-    """Parse XHTML safely, falling back to the HTML parser for malformed markup."""
+    """Parse XHTML safely, falling back to the HTML parser for malformed markup. A document whose XML
+    declaration names no encoding is read as `_as_utf8` says."""
     data = data.lstrip()
+    if not _XML_ENCODING.match(data[:200]):
+        data = _as_utf8(data)
     try:
         return ParsedDocument(etree.fromstring(data, parser=safe_xml_parser()), False)
     except (etree.XMLSyntaxError, ValueError):

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 """Version of the extraction and chunking pipeline; books indexed by an older one can be reindexed.
 
 2: concept maps and per-page visual measurements are made at import.
 3: front and back matter (a publisher's header and licence) found and kept out of the concept map;
    names merged by what titles and honorifics mean.
+4: plain-text "VOLUME I" headings are contents entries (parts over their chapters in recaps); XHTML
+   without a declared encoding is decoded as text books are.
 """
 
 _V1_CORE = """

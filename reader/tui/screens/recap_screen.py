@@ -23,9 +23,7 @@ RecapLoader = Callable[[], Recap]
 
 
 def recap_body(recap: Recap) -> str:
-    """The recap's text with its [p. N] citations: a heading per chapter for extractive recaps."""
-    if recap.model == "extractive":
-        return "\n\n".join(f"### {s.title}\n\n{s.text}" for s in recap.sections if s.text)
+    """The recap's text with its [p. N] citations: the overview, then parts over their chapters."""
     return recap.text
 
 
