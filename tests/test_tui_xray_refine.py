@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from textual.widgets import OptionList, Static
 
+from reader.app.refine_sections import refine_sections
 from reader.tui.app import ReaderApp
 from reader.tui.screens.help_screen import HelpScreen
 from reader.tui.screens.xray_screen import XRayScreen
@@ -78,7 +79,8 @@ async def test_esc_stops_a_refinement_and_keeps_the_chapters_done(scripted_serve
         assert not isinstance(app.screen, XRayScreen)
     assert len(server.chat_requests()) == 2
     rows = services.db.conn.execute("SELECT scope FROM concept_refinements WHERE book_id = ?", (book.id,))
-    assert [r[0] for r in rows.fetchall()] == ["chapter:0"]
+    first = refine_sections(services.books.chapters(book.id), book.page_count, book.story_start, 5)[0]
+    assert [r[0] for r in rows.fetchall()] == [first.scope]  # the first chapter, kept
 
 
 async def test_the_palette_refines_and_offline_the_dialog_says_how_to_set_a_model() -> None:

@@ -7,6 +7,7 @@ one cut into runs of pages.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from reader.app.story_outline import Section, story_outline
 from reader.domain.models import Chapter
@@ -22,7 +23,7 @@ def refine_sections(
     found: list[Section] = []
     for section in story_outline(chapters, page_count, first, last).sections:
         if section.end_page - section.start_page < MAX_PAGES:
-            found.append(Section(len(found), section.title, section.start_page, section.end_page))
+            found.append(replace(section, index=len(found)))
             continue
         for start in range(section.start_page, section.end_page + 1, MAX_PAGES):
             end = min(section.end_page, start + MAX_PAGES - 1)
