@@ -67,9 +67,9 @@ def chapter_ranges(chapters: list[ExtractedChapter], page_count: int) -> list[Ch
 
 
 def scan_folder(folder: Path, suffixes: Iterable[str]) -> list[Path]:
-    """Every file under `folder` (recursively) whose suffix is supported, in a stable order."""
-    wanted = {s.lower() for s in suffixes}
-    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in wanted)
+    """Every file under `folder` (recursively) whose name ends in a supported suffix, in a stable order."""
+    wanted = tuple(s.lower() for s in suffixes)
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.name.lower().endswith(wanted))
 
 
 class ImportBooksUseCase:

@@ -17,7 +17,7 @@ from reader.services import SAMPLE_BOOK, Services
 
 
 def register(commands: Any) -> None:
-    p = commands.add_parser("import", help="import books (PDF, EPUB, TXT, Markdown) or folders of them")
+    p = commands.add_parser("import", help="import books (PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT, Markdown) or folders of them")
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     p.add_argument("--force", action="store_true", help="rebuild even if the file is unchanged")
     p.add_argument("--password", help="password of an encrypted PDF")
@@ -87,7 +87,7 @@ def import_command(args: argparse.Namespace, services: Services) -> int:
     importer = services.importer
     files = importer.expand(args.paths)
     if not files:
-        error_line(f"No books found in {', '.join(map(str, args.paths))} (PDF, EPUB, TXT or Markdown).")
+        error_line(f"No books found in {', '.join(map(str, args.paths))} (PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT or Markdown).")
         return 1
     progress = ProgressLine()
     failed = 0

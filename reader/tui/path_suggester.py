@@ -7,7 +7,11 @@ from pathlib import Path
 
 from textual.suggester import Suggester
 
-BOOK_SUFFIXES = (".pdf", ".epub", ".txt", ".md", ".markdown")
+BOOK_SUFFIXES = (
+    ".pdf", ".epub", ".txt", ".md", ".markdown", ".html", ".htm", ".xhtml", ".fb2", ".fb2.zip",
+    ".mobi", ".azw", ".azw3", ".kf8", ".prc",
+)  # fmt: skip
+"""The names the completion offers; the same list as the extractors' registry (tui does not import it)."""
 
 
 def complete_path(typed: str) -> str | None:

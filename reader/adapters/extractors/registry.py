@@ -7,20 +7,35 @@ from pathlib import Path
 
 from reader.adapters.extractors.common import check_file, read_head, shown
 from reader.adapters.extractors.epub import EpubExtractor
+from reader.adapters.extractors.fb2 import Fb2Extractor
+from reader.adapters.extractors.html_book import HTML_SUFFIXES, HtmlExtractor
+from reader.adapters.extractors.mobi_book import MOBI_SUFFIXES, MobiExtractor, is_mobi
 from reader.adapters.extractors.pdf import PdfExtractor
 from reader.adapters.extractors.text import MARKDOWN_SUFFIXES, TextExtractor
 from reader.domain.errors import ExtractionError
 from reader.domain.ports import BookExtractor
 
-SUPPORTED_SUFFIXES: tuple[str, ...] = (".pdf", ".epub", ".txt", ".md", ".markdown")
-"""File name suffixes a folder scan picks up (lower case)."""
+SUPPORTED_SUFFIXES: tuple[str, ...] = (
+    ".pdf",
+    ".epub",
+    ".txt",
+    ".md",
+    ".markdown",
+    *HTML_SUFFIXES,
+    ".fb2",
+    ".fb2.zip",
+    *MOBI_SUFFIXES,
+)
+"""File name suffixes a folder scan picks up (lower case; matched at the end of the name)."""
+FORMATS = "PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT and Markdown"
 
 TEXT_SUFFIXES = frozenset((".txt", *MARKDOWN_SUFFIXES))
 EPUB_MIMETYPE = b"application/epub+zip"
 
 
 def _zip_kind(path: Path) -> str:
-    """'epub' for a zip that declares itself an EPUB (or has an EPUB container), else 'zip'."""
+    """'epub' for a zip that declares itself an EPUB (or has an EPUB container), 'fb2' for a zip holding
+    an .fb2 book, else 'zip'."""
     try:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
@@ -30,6 +45,8 @@ def _zip_kind(path: Path) -> str:
                     return "epub"
             if "META-INF/container.xml" in names:
                 return "epub"
+            if any(name.lower().endswith(".fb2") for name in names):
+                return "fb2"
     except (
         zipfile.BadZipFile,
         zipfile.LargeZipFile,
@@ -44,27 +61,34 @@ def _zip_kind(path: Path) -> str:
 
 
 def detect_format(path: Path) -> str | None:
-    """'pdf', 'epub' or 'text' from magic bytes, then the extension; None for anything else."""
+    """'pdf', 'epub', 'fb2', 'mobi', 'html' or 'text' from magic bytes, then the extension; None for
+    anything else."""
     check_file(path)
     head = read_head(path)
     suffix = path.suffix.lower()
     if b"%PDF-" in head:
         return "pdf"
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
-        if _zip_kind(path) == "epub" or suffix == ".epub":
+        kind = _zip_kind(path)
+        if kind == "epub" or suffix == ".epub":
             return "epub"
-        if suffix in SUPPORTED_SUFFIXES:
-            raise ExtractionError(f"{shown(path)} is a zip archive, not a PDF, EPUB or text book.")
+        if kind == "fb2":
+            return "fb2"
+        if suffix in SUPPORTED_SUFFIXES and suffix != ".zip":
+            raise ExtractionError(f"{shown(path)} is a zip archive, not a PDF, EPUB, FB2 or text book.")
         return None
-    if head[60:68] in (b"BOOKMOBI", b"TEXtREAd"):
-        raise ExtractionError(
-            f"{shown(path)} is a Kindle/Mobipocket book; "
-            "convert it to EPUB (e.g. with Calibre) and import that."
-        )
+    if is_mobi(head):
+        return "mobi"
+    if b"<FictionBook" in head:
+        return "fb2"
     if suffix == ".pdf":
         return "pdf"
     if suffix == ".epub":
         return "epub"
+    if suffix == ".fb2":
+        return "fb2"
+    if suffix in HTML_SUFFIXES or head.lstrip()[:15].lower() in (b"<!doctype html>", b"<html>"):
+        return "html"
     if suffix in TEXT_SUFFIXES:
         return "text"
     return None
@@ -79,7 +103,11 @@ def extractor_for(path: Path) -> BookExtractor:
         return EpubExtractor()
     if kind == "text":
         return TextExtractor()
+    if kind == "html":
+        return HtmlExtractor()
+    if kind == "fb2":
+        return Fb2Extractor()
+    if kind == "mobi":
+        return MobiExtractor()
     suffix = path.suffix.lower() or "no extension"
-    raise ExtractionError(
-        f"{shown(path)}: unsupported file type ({suffix}); reader imports PDF, EPUB, TXT and Markdown."
-    )
+    raise ExtractionError(f"{shown(path)}: unsupported file type ({suffix}); reader imports {FORMATS}.")

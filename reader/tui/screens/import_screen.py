@@ -37,7 +37,7 @@ class ImportScreen(InputDialog[Path | None]):
         with Vertical(classes="dialog") as dialog:
             dialog.border_title = "Import books"
             yield Static(
-                "A PDF, EPUB, TXT or Markdown file, or a folder (searched recursively). Tab or → completes.",
+                "A PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT or Markdown file, or a folder (searched recursively). Tab or → completes.",
                 classes="dialog-text",
                 markup=False,
             )

@@ -25,7 +25,7 @@ from reader.tui.widgets.page_marks import PageMarks
 from reader.tui.widgets.page_text import PageText
 
 EMPTY_LIBRARY = (
-    "No book is open.\n\nPress i to import a PDF, EPUB, TXT or Markdown file (or a folder of them), "
+    "No book is open.\n\nPress i to import a PDF, EPUB, MOBI, FB2, HTML, TXT or Markdown file (or a folder of them), "
     "or pick a book in the library.\n\nTo try reader with a sample novella, run `reader demo`."
 )
 

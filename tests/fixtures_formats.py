@@ -1,0 +1,141 @@
+"""Books in the further formats, written by the tests: single-file HTML, FB2 and (hand-made) MOBI."""
+
+from __future__ import annotations
+
+import base64
+import struct
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+
+FB2_NS = "http://www.gribuser.ru/xml/fictionbook/2.0"
+XLINK_NS = "http://www.w3.org/1999/xlink"
+# A 1x1 transparent PNG, carried by the FB2 as a binary.
+PIXEL_PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+
+
+def write_html_book(
+    path: Path,
+    chapters: Sequence[tuple[str, Sequence[str]]],
+    *,
+    title: str = "A Web Book",
+    author: str = "Ada Html",
+    book_heading: bool = True,
+    encoding: str = "utf-8",
+    charset_meta: bool = True,
+) -> Path:
+    """An HTML book: <title>, an author meta, an optional h1 for the book, one h2 per chapter."""
+    meta = f'<meta charset="{encoding}">' if charset_meta else ""
+    body = f"<h1>{title}</h1>" if book_heading else ""
+    for heading, paragraphs in chapters:
+        body += f"<h2>{heading}</h2>" + "".join(f"<p>{p}</p>" for p in paragraphs)
+    html = (
+        f'<!DOCTYPE html>\n<html lang="en"><head>{meta}<title>{title}</title>'
+        f'<meta name="author" content="{author}"></head><body>{body}</body></html>'
+    )
+    path.write_bytes(html.encode(encoding))
+    return path
+
+
+def fb2_document(
+    chapters: Sequence[tuple[str, Sequence[str]]],
+    *,
+    title: str = "The Steppe Road",
+    first: str = "Ivan",
+    last: str = "Petrov",
+    notes: Sequence[tuple[str, str]] = (),
+    image: bool = False,
+    doctype: str = "",
+    encoding: str = "utf-8",
+) -> str:
+    """A FictionBook 2 document: description, a body of titled sections, a notes body, a binary."""
+    sections = ""
+    for number, (heading, paragraphs) in enumerate(chapters):
+        text = "".join(f"<p>{p}</p>" for p in paragraphs)
+        if number == 0 and notes:
+            text += '<p>A remark<a l:href="#n1" type="note">1</a> in passing.</p>'
+        if number == 0 and image:
+            text += '<image l:href="#pic"/>'
+        sections += f"<section><title><p>{heading}</p></title>{text}</section>"
+    note_sections = "".join(
+        f'<section id="{ident}"><title><p>{ident[1:]}</p></title><p>{text}</p></section>'
+        for ident, text in notes
+    )
+    notes_body = f'<body name="notes"><title><p>Notes</p></title>{note_sections}</body>' if notes else ""
+    binary = (
+        f'<binary id="pic" content-type="image/png">{base64.b64encode(PIXEL_PNG).decode()}</binary>'
+        if image
+        else ""
+    )
+    return (
+        f'<?xml version="1.0" encoding="{encoding}"?>\n{doctype}'
+        f'<FictionBook xmlns="{FB2_NS}" xmlns:l="{XLINK_NS}"><description><title-info>'
+        f"<genre>prose</genre><author><first-name>{first}</first-name><last-name>{last}</last-name></author>"
+        f"<book-title>{title}</book-title><lang>ru</lang></title-info></description>"
+        f"<body>{sections}</body>{notes_body}{binary}</FictionBook>"
+    )
+
+
+def write_fb2(path: Path, document: str, encoding: str = "utf-8") -> Path:
+    """Write an FB2 document; a name ending in .zip gets it zipped as book.fb2."""
+    data = document.encode(encoding)
+    if path.name.endswith(".zip"):
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("book.fb2", data)
+    else:
+        path.write_bytes(data)
+    return path
+
+
+def _exth(author: str) -> bytes:
+    data = author.encode("utf-8")
+    record = struct.pack(">II", 100, 8 + len(data)) + data
+    body = struct.pack(">II", 12 + len(record), 1) + record
+    padding = b"\0" * (-len(body) % 4)
+    return b"EXTH" + body + padding
+
+
+def write_mobi(
+    path: Path, html: str, *, title: str = "Kindle Tale", author: str = "", crypto: int = 0
+) -> Path:
+    """A minimal Mobipocket 6 book written byte by byte: a Palm database of one header record,
+    uncompressed 4096-byte text records of `html` and an EOF record (no images, no index).
+    `crypto` sets the encryption type a DRM-protected book carries (1 or 2)."""
+    text = html.encode("utf-8")
+    chunks = [text[i : i + 4096] for i in range(0, len(text), 4096)] or [b""]
+    mobi_length = 0xE8
+    header = bytearray(16 + mobi_length)
+    struct.pack_into(">HHIHHHH", header, 0, 1, 0, len(text), len(chunks), 4096, crypto, 0)
+    header[16:20] = b"MOBI"
+    struct.pack_into(">IIIII", header, 20, mobi_length, 2, 65001, 0x1234, 6)
+    for offset in range(0x28, 0x50, 4):  # orthographic, inflection, index names and keys, extra indexes
+        struct.pack_into(">I", header, offset, 0xFFFFFFFF)
+    struct.pack_into(">I", header, 0x50, len(chunks) + 1)  # first non-book record
+    exth = _exth(author) if author else b""
+    name = title.encode("utf-8")
+    struct.pack_into(">II", header, 0x54, len(header) + len(exth), len(name))
+    struct.pack_into(">I", header, 0x5C, 9)  # locale: English
+    struct.pack_into(">I", header, 0x68, 6)  # minimum reader version
+    struct.pack_into(">I", header, 0x6C, 0xFFFFFFFF)  # first image record: none
+    struct.pack_into(">I", header, 0x80, 0x40 if author else 0)  # EXTH present
+    for offset in (0xA4, 0xB8, 0xBC, 0xC0, 0xC4, 0xC8, 0xCC, 0xD0, 0xD4, 0xD8, 0xDC, 0xE0, 0xE4, 0xE8, 0xF4):
+        struct.pack_into(">I", header, offset, 0xFFFFFFFF)
+    struct.pack_into(">HH", header, 0xC0, 1, len(chunks))  # first and last content record
+    struct.pack_into(">H", header, 0xF2, 0)  # no trailing entries
+    record0 = bytes(header) + exth + name + b"\0" * (4 - len(name) % 4 + 2048)
+    records = [record0, *chunks, b"\xe9\x8e\r\n"]
+    start = 78 + 8 * len(records) + 2
+    offsets = []
+    for record in records:
+        offsets.append(start)
+        start += len(record)
+    pdb = bytearray(78)
+    pdb[:32] = title.encode("ascii", "replace")[:31].ljust(32, b"\0")
+    pdb[60:68] = b"BOOKMOBI"
+    struct.pack_into(">I", pdb, 68, len(records) * 2 - 1)
+    struct.pack_into(">H", pdb, 76, len(records))
+    entries = b"".join(struct.pack(">II", offset, 2 * i) for i, offset in enumerate(offsets))
+    path.write_bytes(bytes(pdb) + entries + b"\0\0" + b"".join(records))
+    return path
