@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from reader.app.embed_books import EmbedBooksUseCase
     from reader.app.enrich_pages import EnrichPagesUseCase
     from reader.app.import_books import ImportBooksUseCase
+    from reader.app.ocr_pages import OcrPagesUseCase
     from reader.app.reading_time import ReadingTimeUseCase
     from reader.app.refine_concepts import RefineConceptsUseCase
     from reader.app.search_books import SearchBooksUseCase
@@ -316,6 +317,17 @@ class Services:
             retry=RetryPolicy(chat.max_retries, chat.retry_backoff),
             config_hint=self._config_hint,
         )
+
+    @property
+    def ocr(self) -> OcrPagesUseCase:
+        """OCR of scanned PDF pages; the recognizer (the `ocr` extra) loads on the first page read."""
+        from reader.adapters.ocr.pdf_page_images import PdfPageImages
+        from reader.adapters.ocr.rapid_ocr import RapidOcrRecognizer
+        from reader.adapters.sqlite.page_text_repository import SqlitePageTextStore
+        from reader.app.ocr_pages import OcrPagesUseCase
+
+        store = SqlitePageTextStore(self.db.conn)
+        return OcrPagesUseCase(self.books, self.chunks, store, PdfPageImages(), RapidOcrRecognizer())
 
     def find_book(self, query: str) -> Book:
         return find_book(query, self.books.list())

@@ -139,3 +139,42 @@ def write_mobi(
     entries = b"".join(struct.pack(">II", offset, 2 * i) for i, offset in enumerate(offsets))
     path.write_bytes(bytes(pdb) + entries + b"\0\0" + b"".join(records))
     return path
+
+
+def page_picture(lines: Sequence[str], width: int = 1240, height: int = 1754) -> bytes:
+    """A scanned page: `lines` drawn in black on white with Pillow, as PNG bytes (about 150 dpi A4)."""
+    import io
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=36)
+    for number, line in enumerate(lines):
+        draw.text((100, 120 + number * 60), line, fill=0, font=font)
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def write_scanned_pdf(
+    path: Path, pages: Sequence[Sequence[str]], *, text_pages: Sequence[int] = (), title: str = "Scanned"
+) -> Path:
+    """A PDF whose pages are each one picture of their lines (no text layer); the 1-based
+    `text_pages` are ordinary text pages instead."""
+    import io
+
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_title(title)
+    pdf.set_font("Helvetica", size=12)
+    for number, lines in enumerate(pages, start=1):
+        pdf.add_page()
+        if number in text_pages:
+            for line in lines:
+                pdf.cell(0, 8, line, new_x="LMARGIN", new_y="NEXT")
+        else:
+            pdf.image(io.BytesIO(page_picture(lines)), x=0, y=0, w=pdf.w, h=pdf.h)
+    pdf.output(str(path))
+    return path

@@ -17,10 +17,15 @@ from reader.services import SAMPLE_BOOK, Services
 
 
 def register(commands: Any) -> None:
-    p = commands.add_parser("import", help="import books (PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT, Markdown) or folders of them")
+    p = commands.add_parser(
+        "import", help="import books (PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT, Markdown) or folders of them"
+    )
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     p.add_argument("--force", action="store_true", help="rebuild even if the file is unchanged")
     p.add_argument("--password", help="password of an encrypted PDF")
+    p.add_argument(
+        "--ocr", action="store_true", help="read the PDF pages that have no text layer by local OCR"
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per file")
     p.set_defaults(handler=import_command)
 
@@ -87,7 +92,9 @@ def import_command(args: argparse.Namespace, services: Services) -> int:
     importer = services.importer
     files = importer.expand(args.paths)
     if not files:
-        error_line(f"No books found in {', '.join(map(str, args.paths))} (PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT or Markdown).")
+        error_line(
+            f"No books found in {', '.join(map(str, args.paths))} (PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT or Markdown)."
+        )
         return 1
     progress = ProgressLine()
     failed = 0
@@ -116,6 +123,11 @@ def import_command(args: argparse.Namespace, services: Services) -> int:
         print(f"{prefix}{tag}{outcome.message}", file=stream)
         for warning in outcome.warnings:
             print(f"{prefix}  warning: {warning}", file=stream)
+        if args.ocr and outcome.book is not None and outcome.book.format == "pdf":
+            from reader.cli.ocr_commands import run_ocr
+
+            if run_ocr(services, outcome.book, 1, outcome.book.page_count, args.json) == 130:
+                return 130
     if len(files) > 1 and not args.json:
         print(f"{len(files) - failed} of {len(files)} files imported or already present; {failed} failed.")
     return 1 if failed else 0

@@ -14,6 +14,7 @@ from reader.cli import (
     knowledge_commands,
     library_commands,
     notes_commands,
+    ocr_commands,
     search_commands,
     stats_commands,
 )
@@ -26,6 +27,7 @@ COMMAND_MODULES = [
     chat_commands,
     knowledge_commands,
     enrich_commands,
+    ocr_commands,
     notes_commands,
     stats_commands,
     app_commands,

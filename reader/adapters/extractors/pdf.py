@@ -244,7 +244,10 @@ def page_warnings(texts: PageTexts, labels: list[str]) -> list[str]:
     broken = [labels[i] for i, text in enumerate(texts) if text is None]
     blank = sum(1 for text in texts if text == "")
     if blank:
-        warnings.append(f"{blank} of {total} pages have no text layer (scanned images?); they will be blank.")
+        warnings.append(
+            f"{blank} of {total} pages have no text layer (scanned images?); they will be blank until read "
+            "by OCR: `reader ocr BOOK` (needs pip install 'reader[ocr]')."
+        )
     if broken:
         shown_labels = ", ".join(broken[:5]) + (", ..." if len(broken) > 5 else "")
         warnings.append(

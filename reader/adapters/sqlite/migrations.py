@@ -301,6 +301,21 @@ ALTER TABLE messages ADD COLUMN revealed INTEGER NOT NULL DEFAULT 0;
 part starts (NULL: nothing held), `spoiler_page` the reading position from which it spoils nothing,
 `revealed` whether the reader asked to see it anyway."""
 
+_V10_PAGE_TEXTS = """
+CREATE TABLE page_texts (
+    book_id    TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+    page       INTEGER NOT NULL,
+    source     TEXT NOT NULL,
+    text       TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    PRIMARY KEY (book_id, page)
+) WITHOUT ROWID;
+"""
+"""Text recognised for pages that had no text layer: `source` says how ("ocr": local OCR). The page's
+chunks hold the same text for search; this row marks it and lets a run skip the pages already done.
+A re-import replaces the book's row and with it these (the pages are blank again until the next run)."""
+
+
 
 def _script(sql: str) -> Callable[[Any], None]:
     def step(conn: Any) -> None:
@@ -336,6 +351,7 @@ MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V7_CONCEPT_REFINEMENTS),
     _script(_V8_BOOKMARKS_ANNOTATIONS_AND_READING_LOG),
     _script(_V9_HELD_BACK_ANSWERS),
+    _script(_V10_PAGE_TEXTS),
 ]
 """MIGRATIONS[i] brings a database from user_version i to i + 1."""
 
