@@ -53,6 +53,7 @@ def run_ocr(services: Services, book: Book, start: int, end: int, as_json: bool 
         elif not progress.enabled:
             print(f"[{seen[0] + 1}/{seen[1]}] p. {page.label} {page.status}", file=sys.stderr)
 
+    embedded = bool(services.vectors.book_vectors(book.id))
     try:
         outcome = services.ocr.ocr_book(book.id, start, end, progress=on_progress, on_page=on_page)
     except KeyboardInterrupt:
@@ -67,6 +68,8 @@ def run_ocr(services: Services, book: Book, start: int, end: int, as_json: bool 
         progress.clear()
         raise
     progress.clear()
+    if outcome.read and embedded and services.embedding_provider is not None:
+        services.embed_use_case.embed_book(book.id)  # vectors for the recognised pages' new chunks
     if as_json:
         json_line(summary(outcome))
     else:

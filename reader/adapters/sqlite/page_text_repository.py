@@ -68,6 +68,8 @@ class SqlitePageTextStore:
                     for i, (piece, cont) in enumerate(pieces)
                 ],
             )
+            if pieces:  # the book's vectors lack the new chunks until `reader embed` adds them
+                conn.execute("DELETE FROM book_embeddings WHERE book_id = ?", (book_id,))
             conn.execute(
                 "INSERT OR REPLACE INTO page_texts (book_id, page, source, text) VALUES (?, ?, ?, ?)",
                 (book_id, page, source, text),
