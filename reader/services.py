@@ -11,8 +11,8 @@ from reader.adapters.sqlite.chunk_repository import SqliteChunkRepository
 from reader.adapters.sqlite.connection import Database
 from reader.adapters.sqlite.migrations import INDEX_VERSION
 from reader.adapters.sqlite.settings_repository import SqliteSettingsRepository
-from reader.app.book_lookup import find_book
-from reader.app.page_lookup import PageLookup
+from reader.app.library.book_lookup import find_book
+from reader.app.pages.page_lookup import PageLookup
 from reader.config import Config, load_config
 from reader.domain.models import Book
 from reader.locations import database_path
@@ -25,19 +25,19 @@ if TYPE_CHECKING:
     from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
     from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
     from reader.adapters.sqlite.vector_store import SqliteVectorStore
-    from reader.app.annotations import AnnotationsUseCase
-    from reader.app.bookmarks import BookmarksUseCase
-    from reader.app.chat_with_book import ChatWithBookUseCase
-    from reader.app.embed_books import EmbedBooksUseCase
-    from reader.app.enrich_pages import EnrichPagesUseCase
-    from reader.app.import_books import ImportBooksUseCase
-    from reader.app.reading_time import ReadingTimeUseCase
-    from reader.app.refine_concepts import RefineConceptsUseCase
-    from reader.app.search_books import SearchBooksUseCase
-    from reader.app.shield_cache import ShieldIndexes
-    from reader.app.shield_rules import ShieldIndex
-    from reader.app.summaries import SummariesUseCase
-    from reader.app.xray import XRayUseCase
+    from reader.app.chat.chat_with_book import ChatWithBookUseCase
+    from reader.app.knowledge.refine_concepts import RefineConceptsUseCase
+    from reader.app.knowledge.summaries import SummariesUseCase
+    from reader.app.knowledge.xray import XRayUseCase
+    from reader.app.library.import_books import ImportBooksUseCase
+    from reader.app.notes.annotations import AnnotationsUseCase
+    from reader.app.notes.bookmarks import BookmarksUseCase
+    from reader.app.notes.reading_time import ReadingTimeUseCase
+    from reader.app.pages.enrich_pages import EnrichPagesUseCase
+    from reader.app.search.embed_books import EmbedBooksUseCase
+    from reader.app.search.search_books import SearchBooksUseCase
+    from reader.app.shield.cache import ShieldIndexes
+    from reader.app.shield.rules import ShieldIndex
 
 SAMPLE_BOOK = Path(__file__).parent / "samples" / "the_keeper_of_gull_rock.md"
 
@@ -73,7 +73,7 @@ class Services:
     def bookmarks(self) -> BookmarksUseCase:
         """The reader's bookmarks."""
         from reader.adapters.sqlite.bookmark_repository import SqliteBookmarkRepository
-        from reader.app.bookmarks import BookmarksUseCase
+        from reader.app.notes.bookmarks import BookmarksUseCase
 
         return BookmarksUseCase(SqliteBookmarkRepository(self.db.conn))
 
@@ -82,7 +82,7 @@ class Services:
         """The reader's highlights and notes."""
         from reader.adapters.sqlite.annotation_repository import SqliteAnnotationRepository
         from reader.adapters.sqlite.bookmark_repository import SqliteBookmarkRepository
-        from reader.app.annotations import AnnotationsUseCase
+        from reader.app.notes.annotations import AnnotationsUseCase
 
         conn = self.db.conn
         return AnnotationsUseCase(
@@ -93,7 +93,7 @@ class Services:
     def reading_time(self) -> ReadingTimeUseCase:
         """The reader's pace, time left and the reading log behind `reader stats`."""
         from reader.adapters.sqlite.reading_log_repository import SqliteReadingLogRepository
-        from reader.app.reading_time import ReadingTimeUseCase
+        from reader.app.notes.reading_time import ReadingTimeUseCase
 
         return ReadingTimeUseCase(self.chunks, SqliteReadingLogRepository(self.db.conn))
 
@@ -101,7 +101,7 @@ class Services:
     def importer(self) -> ImportBooksUseCase:
         # pypdf and ebooklib load only when something is imported (not on the app's start-up path)
         from reader.adapters.extractors.registry import SUPPORTED_SUFFIXES, extractor_for
-        from reader.app.import_books import ImportBooksUseCase  # with the concept map builder
+        from reader.app.library.import_books import ImportBooksUseCase  # with the concept map builder
 
         def reanchor(book_id: str, old_page_count: int) -> str:  # in the importing thread
             return self.annotations.reanchor(book_id, old_page_count).message
@@ -141,8 +141,8 @@ class Services:
     def xray(self) -> XRayUseCase:
         """People, places and terms of a book up to a page (the concept map built at import), with the
         [chat] model's stored refinements applied (`refine`; no model call is made here)."""
-        from reader.app.refine_concepts import stored_refinements
-        from reader.app.xray import XRayUseCase
+        from reader.app.knowledge.refine_concepts import stored_refinements
+        from reader.app.knowledge.xray import XRayUseCase
 
         model = self.config.chat.model
         source = stored_refinements(self.refinements, self.books, model) if model else None
@@ -151,7 +151,7 @@ class Services:
     @property
     def refine(self) -> RefineConceptsUseCase:
         """Refining the X-Ray chapter by chapter with the [chat] model (litellm loads if one is configured)."""
-        from reader.app.refine_concepts import RefineConceptsUseCase
+        from reader.app.knowledge.refine_concepts import RefineConceptsUseCase
 
         return RefineConceptsUseCase(
             self.books, self.chunks, self.concepts, self.refinements, self.chat_model, self._config_hint
@@ -163,7 +163,7 @@ class Services:
         With `reuse_model` (and offline) the model is not called, but its cached summaries are used.
         """
         from reader.adapters.sqlite.summary_repository import SqliteSummaryRepository
-        from reader.app.summaries import SummariesUseCase
+        from reader.app.knowledge.summaries import SummariesUseCase
 
         model = None if offline else self.chat_model
         reuse = self.config.chat.model or None if reuse_model else None
@@ -204,7 +204,7 @@ class Services:
     @property
     def search(self) -> SearchBooksUseCase:
         from reader.adapters.sqlite.search_index import SqliteSearchIndex
-        from reader.app.search_books import SearchBooksUseCase
+        from reader.app.search.search_books import SearchBooksUseCase
 
         return SearchBooksUseCase(
             self.books,
@@ -216,7 +216,7 @@ class Services:
 
     @property
     def embed_use_case(self) -> EmbedBooksUseCase:
-        from reader.app.embed_books import EmbedBooksUseCase
+        from reader.app.search.embed_books import EmbedBooksUseCase
 
         return EmbedBooksUseCase(
             self.books,
@@ -253,7 +253,7 @@ class Services:
     def shields(self) -> ShieldIndexes:
         """The spoiler shield's indexes, kept for the session (a book's text is indexed once)."""
         if self._shields is None:
-            from reader.app.shield_cache import ShieldIndexes
+            from reader.app.shield.cache import ShieldIndexes
 
             self._shields = ShieldIndexes()
         return self._shields
@@ -262,9 +262,9 @@ class Services:
     def chat(self) -> ChatWithBookUseCase:
         """The chat about a book; loads litellm (seconds) only when a model is configured."""
         from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
-        from reader.app.chat_turn import RetryPolicy
-        from reader.app.chat_with_book import ChatSettings, ChatWithBookUseCase
-        from reader.app.knowledge_tools import BookKnowledge
+        from reader.app.chat.chat_with_book import ChatSettings, ChatWithBookUseCase
+        from reader.app.chat.knowledge_tools import BookKnowledge
+        from reader.app.chat.turn import RetryPolicy
 
         chat = self.config.chat
         model = self.chat_model
@@ -300,9 +300,9 @@ class Services:
     @property
     def enrich(self) -> EnrichPagesUseCase:
         """Page enrichment with the [chat] model; loads litellm (seconds) only when a model is configured."""
-        from reader.app.chat_turn import RetryPolicy
-        from reader.app.chat_with_book import reads_pdf
-        from reader.app.enrich_pages import EnrichPagesUseCase
+        from reader.app.chat.chat_with_book import reads_pdf
+        from reader.app.chat.turn import RetryPolicy
+        from reader.app.pages.enrich_pages import EnrichPagesUseCase
 
         chat = self.config.chat
         model = self.chat_model

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from textual.widgets import Button, Collapsible, Input, Markdown, OptionList, Static
 
-from reader.app.chat_with_book import ChatWithBookUseCase
+from reader.app.chat.chat_with_book import ChatWithBookUseCase
 from reader.domain.models import Book
 from reader.services import Services
 from reader.tui.app import ReaderApp

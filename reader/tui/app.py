@@ -358,7 +358,7 @@ class ReaderApp(App[None]):
         xray = services.xray
         # indexed queries (a few ms even on a 1,000-page book): the first paint shows the list and
         # the first person's entry; other entries load in a worker as the highlight moves
-        from reader.app.xray import NO_MAP  # loads when first needed
+        from reader.app.knowledge.xray import NO_MAP  # loads when first needed
         from reader.tui.screens.xray_screen import XRayScreen
 
         note = "" if xray.has_map(book_id) else NO_MAP.format(title=session.book.title)

@@ -17,7 +17,7 @@ from textual.widgets.option_list import OptionDoesNotExist
 
 from reader.adapters.sqlite.enrichment_repository import enrichment_statuses
 from reader.adapters.sqlite.index_status import embedded_models
-from reader.app.book_lookup import describe
+from reader.app.library.book_lookup import describe
 from reader.domain.enrichment import EnrichmentStatus
 from reader.domain.models import Book
 from reader.services import Services

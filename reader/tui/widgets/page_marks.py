@@ -15,8 +15,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 
-from reader.app.snippets import term_spans
-from reader.app.undo import UndoStack
+from reader.app.notes.undo import UndoStack
+from reader.app.search.snippets import term_spans
 from reader.domain.annotations import Annotation, Bookmark
 from reader.domain.errors import ReaderError
 from reader.tui.page_selection import (
@@ -373,7 +373,7 @@ class PageMarks(Widget):
     def _bookmark_prompt(self, bookmark: Bookmark) -> Content:
         session = self.session
         assert session is not None
-        from reader.app.page_lookup import page_chapter
+        from reader.app.pages.page_lookup import page_chapter
 
         chapter = page_chapter(session.book, session.chapters, bookmark.page)
         prompt = Content.assemble(
