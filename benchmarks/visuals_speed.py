@@ -118,9 +118,9 @@ class TimedModel:
 
 
 def enrich_overhead(work: Path, pdf: Path) -> dict[str, float]:
-    from reader.app.chat.turn import RetryPolicy
     from reader.app.pages.enrich_pages import EnrichPagesUseCase
     from reader.config import ChatConfig, Config
+    from reader.domain.chat_model import RetryPolicy
     from reader.services import Services
     from tests.support import scripted_server as scripted
 

@@ -264,7 +264,7 @@ class Services:
         from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
         from reader.app.chat.chat_with_book import ChatSettings, ChatWithBookUseCase
         from reader.app.chat.knowledge_tools import BookKnowledge
-        from reader.app.chat.turn import RetryPolicy
+        from reader.domain.chat_model import RetryPolicy
 
         chat = self.config.chat
         model = self.chat_model
@@ -301,8 +301,8 @@ class Services:
     def enrich(self) -> EnrichPagesUseCase:
         """Page enrichment with the [chat] model; loads litellm (seconds) only when a model is configured."""
         from reader.app.chat.chat_with_book import reads_pdf
-        from reader.app.chat.turn import RetryPolicy
         from reader.app.pages.enrich_pages import EnrichPagesUseCase
+        from reader.domain.chat_model import RetryPolicy
 
         chat = self.config.chat
         model = self.chat_model

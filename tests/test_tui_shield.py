@@ -9,9 +9,9 @@ from textual.widgets import Markdown
 
 from reader.services import Services
 from reader.tui.app import ReaderApp
+from reader.tui.panes.chat_pane import ChatPane
 from reader.tui.screens.confirm_screen import ConfirmScreen
 from reader.tui.widgets.answer_item import AnswerItem, HeldNotice
-from reader.tui.widgets.chat_pane import ChatPane
 from tests.support import scripted_server as scripted
 from tests.test_tui_chat_model import configure_model
 from tests.tui_helpers import sample_services, wait_until

@@ -22,6 +22,9 @@ from reader.domain.errors import ReaderError
 from reader.locations import user_themes_dir
 from reader.services import Services
 from reader.tui.commands import reader_commands
+from reader.tui.panes.chat_pane import ChatPane
+from reader.tui.panes.library_pane import LibraryPane
+from reader.tui.panes.page_viewer import PageViewer
 from reader.tui.reading_session import ReadingSession
 from reader.tui.refine_xray import xray_bindings, xray_refiner
 from reader.tui.screens.goto_screen import GoToScreen
@@ -36,11 +39,8 @@ from reader.tui.themes import (
     load_themes,
 )
 from reader.tui.widgets.book_list import BookList
-from reader.tui.widgets.chat_items import CitationFollowed
-from reader.tui.widgets.chat_pane import ChatPane
+from reader.tui.widgets.citation_bar import CitationFollowed
 from reader.tui.widgets.key_hints import KeyHints
-from reader.tui.widgets.library_pane import LibraryPane
-from reader.tui.widgets.page_viewer import PageViewer
 
 if TYPE_CHECKING:
     from reader.domain.knowledge import ConceptDetail, ConceptEntry, Recap

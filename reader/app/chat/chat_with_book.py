@@ -15,7 +15,7 @@ from reader.app.chat.offline_strategy import OfflinePassagesStrategy
 from reader.app.chat.page_mentions import parse_citations, stated_pages
 from reader.app.chat.tool_use_strategy import ToolUseRetrievalStrategy
 from reader.app.chat.tools import BookTools
-from reader.app.chat.turn import ChatStrategy, RetryPolicy, TurnContext
+from reader.app.chat.turn import ChatStrategy, TurnContext
 from reader.app.shield.cache import ShieldIndexes, ShieldSource
 from reader.app.shield.spoiler_shield import StreamShield, describe, verdict
 from reader.domain.chat import (
@@ -27,7 +27,7 @@ from reader.domain.chat import (
     ShieldEvent,
     TextDelta,
 )
-from reader.domain.chat_model import TurnCancelled
+from reader.domain.chat_model import RetryPolicy, TurnCancelled
 from reader.domain.errors import ReaderError
 from reader.domain.models import Book
 from reader.domain.ports import (

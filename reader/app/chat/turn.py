@@ -10,21 +10,12 @@ from typing import Any, Protocol
 from reader.app.chat.history import Message, fit_to_window, total_tokens
 from reader.app.chat.tools import BookTools
 from reader.domain.chat import ChatEvent, TextDelta
-from reader.domain.chat_model import ChatModelError, ModelReply, TurnCancelled
+from reader.domain.chat_model import ChatModelError, ModelReply, RetryPolicy, TurnCancelled
 from reader.domain.models import Book
 from reader.domain.ports import ChatModel
 
 Recorder = Callable[..., int]
 """Persists one message of the turn: (role, content, *, tool_calls, tool_call_id, name, status)."""
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How often and how patiently to retry a rate-limited or failing model call."""
-
-    retries: int = 3
-    backoff: float = 1.0
-    """Seconds before the first retry; doubled for each further one."""
 
 
 @dataclass

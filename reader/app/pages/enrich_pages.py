@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reader.app.chat.turn import RetryPolicy
 from reader.app.pages.chunking import join_chunks
 from reader.app.pages.enrichment_schema import (
     ENRICHMENT_SCHEMA,
@@ -25,7 +24,7 @@ from reader.app.pages.enrichment_schema import (
 )
 from reader.app.pages.figures import file_part
 from reader.domain.chat import PageAttachment
-from reader.domain.chat_model import ChatModelError, ModelReply, TurnCancelled
+from reader.domain.chat_model import ChatModelError, ModelReply, RetryPolicy, TurnCancelled
 from reader.domain.enrichment import (
     ENRICHMENT_SCHEMA_VERSION,
     EnrichmentFailure,

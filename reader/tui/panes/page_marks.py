@@ -31,7 +31,7 @@ from reader.tui.page_selection import (
 from reader.tui.reading_session import ReadingSession, ShownPage
 from reader.tui.screens.marks_screen import MarksScreen
 from reader.tui.screens.text_screen import TextScreen
-from reader.tui.widgets.page_text import PageText
+from reader.tui.widgets.page_text import PageText, page_content
 
 if TYPE_CHECKING:
     from reader.services import Services
@@ -195,7 +195,6 @@ class PageMarks(Widget):
         session = self.session
         if session is None:
             return
-        from reader.tui.widgets.page_viewer import page_content  # the viewer imports this module
 
         page = self.with_marks(session.shown())
         self.page_text.restyle(self.decorate(page, page_content(page)))
