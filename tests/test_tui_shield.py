@@ -56,7 +56,8 @@ async def test_held_back_answer_reveals_after_a_confirmation_and_stays_revealed(
             pane = pilot.app.query_one(ChatPane)
             assert conversation is not None
             pane.open_conversation(conversation)
-            await wait_until(pilot, lambda: bool(pane.query(AnswerItem)))
+            # the answer's Markdown fills after the item mounts: wait for its text, not just the item
+            await wait_until(pilot, lambda: bool(pane.query(AnswerItem)) and bool(answers(pane)[0]))
             assert "Morvoren Quay" in answers(pane)[0] and not pane.query(HeldNotice)
 
 
