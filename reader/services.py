@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from reader.adapters.sqlite.book_repository import SqliteBookRepository
 from reader.adapters.sqlite.chunk_repository import SqliteChunkRepository
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from reader.app.knowledge.summaries import SummariesUseCase
     from reader.app.knowledge.xray import XRayUseCase
     from reader.app.library.import_books import ImportBooksUseCase
+    from reader.app.library.library_overview import LibraryOverviewUseCase
     from reader.app.notes.annotations import AnnotationsUseCase
     from reader.app.notes.bookmarks import BookmarksUseCase
     from reader.app.notes.reading_time import ReadingTimeUseCase
@@ -41,35 +44,63 @@ if TYPE_CHECKING:
 
 SAMPLE_BOOK = Path(__file__).parent / "samples" / "the_keeper_of_gull_rock.md"
 
+T = TypeVar("T")
+
+
+class per_thread(Generic[T]):
+    """A Services part built on first use, once per thread: SQLite connections belong to their thread,
+    so a worker thread gets its own repositories and use cases, and the UI thread keeps its own."""
+
+    def __init__(self, build: Callable[[Services], T]) -> None:
+        self.build = build
+        self.name = build.__name__
+        self.__doc__ = build.__doc__
+
+    @overload
+    def __get__(self, services: None, owner: Any = None) -> per_thread[T]: ...
+
+    @overload
+    def __get__(self, services: Services, owner: Any = None) -> T: ...
+
+    def __get__(self, services: Services | None, owner: Any = None) -> T | per_thread[T]:
+        if services is None:
+            return self
+        built = services._built.__dict__
+        if self.name not in built:
+            built[self.name] = self.build(services)
+        return built[self.name]
+
 
 @dataclass
 class Services:
     """Everything the command line and the app use, wired to one library file.
 
-    Repositories are built per call so each thread gets its own SQLite connection.
+    The object graph is built once per thread, each part on first use (see `per_thread`), so each
+    thread uses its own SQLite connection.
     """
 
     db: Database
     config: Config = field(default_factory=Config)
     _shields: ShieldIndexes | None = field(default=None, repr=False)
+    _built: threading.local = field(default_factory=threading.local, repr=False, compare=False)
 
     @classmethod
     def open(cls, db_path: str | Path | None = None, config: Config | None = None) -> Services:
         return cls(Database(database_path(db_path)), config if config is not None else load_config())
 
-    @property
+    @per_thread
     def books(self) -> SqliteBookRepository:
         return SqliteBookRepository(self.db.conn)
 
-    @property
+    @per_thread
     def chunks(self) -> SqliteChunkRepository:
         return SqliteChunkRepository(self.db.conn)
 
-    @property
+    @per_thread
     def settings(self) -> SqliteSettingsRepository:
         return SqliteSettingsRepository(self.db.conn)
 
-    @property
+    @per_thread
     def bookmarks(self) -> BookmarksUseCase:
         """The reader's bookmarks."""
         from reader.adapters.sqlite.bookmark_repository import SqliteBookmarkRepository
@@ -77,7 +108,7 @@ class Services:
 
         return BookmarksUseCase(SqliteBookmarkRepository(self.db.conn))
 
-    @property
+    @per_thread
     def annotations(self) -> AnnotationsUseCase:
         """The reader's highlights and notes."""
         from reader.adapters.sqlite.annotation_repository import SqliteAnnotationRepository
@@ -89,7 +120,7 @@ class Services:
             SqliteAnnotationRepository(conn), self.books, self.chunks, SqliteBookmarkRepository(conn)
         )
 
-    @property
+    @per_thread
     def reading_time(self) -> ReadingTimeUseCase:
         """The reader's pace, time left and the reading log behind `reader stats`."""
         from reader.adapters.sqlite.reading_log_repository import SqliteReadingLogRepository
@@ -97,7 +128,7 @@ class Services:
 
         return ReadingTimeUseCase(self.chunks, SqliteReadingLogRepository(self.db.conn))
 
-    @property
+    @per_thread
     def importer(self) -> ImportBooksUseCase:
         # pypdf and ebooklib load only when something is imported (not on the app's start-up path)
         from reader.adapters.extractors.registry import SUPPORTED_SUFFIXES, extractor_for
@@ -108,36 +139,36 @@ class Services:
 
         return ImportBooksUseCase(self.books, extractor_for, INDEX_VERSION, SUPPORTED_SUFFIXES, reanchor)
 
-    @property
+    @per_thread
     def page_files(self) -> PypdfPageFiles:
         """Pages of a PDF book's file as PDFs of their own (pypdf loads on first use)."""
         from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
 
         return PypdfPageFiles()
 
-    @property
+    @per_thread
     def pages(self) -> PageLookup:
         return PageLookup(self.books, self.chunks)
 
-    @property
+    @per_thread
     def vectors(self) -> SqliteVectorStore:
         from reader.adapters.sqlite.vector_store import SqliteVectorStore
 
         return SqliteVectorStore(self.db.conn)
 
-    @property
+    @per_thread
     def concepts(self) -> SqliteConceptRepository:
         from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
 
         return SqliteConceptRepository(self.db.conn)
 
-    @property
+    @per_thread
     def refinements(self) -> SqliteRefinementRepository:
         from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
 
         return SqliteRefinementRepository(self.db.conn)
 
-    @property
+    @per_thread
     def xray(self) -> XRayUseCase:
         """People, places and terms of a book up to a page (the concept map built at import), with the
         [chat] model's stored refinements applied (`refine`; no model call is made here)."""
@@ -148,7 +179,7 @@ class Services:
         source = stored_refinements(self.refinements, self.books, model) if model else None
         return XRayUseCase(self.books, self.chunks, self.concepts, source)
 
-    @property
+    @per_thread
     def refine(self) -> RefineConceptsUseCase:
         """Refining the X-Ray chapter by chapter with the [chat] model (litellm loads if one is configured)."""
         from reader.app.knowledge.refine_concepts import RefineConceptsUseCase
@@ -181,7 +212,7 @@ class Services:
         """The spoiler shield's rules for a book at a page (model-written summaries are checked too)."""
         return self.shields.source(book, page, self.books, self.chunks, self.concepts)()
 
-    @property
+    @per_thread
     def embedding_provider(self) -> LitellmEmbeddingProvider | None:
         """The configured embedding model (litellm loads on its first call), or None: lexical search."""
         settings = self.config.embeddings
@@ -201,7 +232,7 @@ class Services:
             retry_backoff=settings.retry_backoff,
         )
 
-    @property
+    @per_thread
     def search(self) -> SearchBooksUseCase:
         from reader.adapters.sqlite.search_index import SqliteSearchIndex
         from reader.app.search.search_books import SearchBooksUseCase
@@ -214,7 +245,7 @@ class Services:
             self._config_hint,
         )
 
-    @property
+    @per_thread
     def embed_use_case(self) -> EmbedBooksUseCase:
         from reader.app.search.embed_books import EmbedBooksUseCase
 
@@ -231,7 +262,7 @@ class Services:
     def _config_hint(self) -> str:
         return str(self.config.path or "the config file")
 
-    @property
+    @per_thread
     def chat_model(self) -> LitellmChatModel | None:
         """The [chat] model (litellm loads when it is built), or None when none is configured."""
         chat = self.config.chat
@@ -258,7 +289,7 @@ class Services:
             self._shields = ShieldIndexes()
         return self._shields
 
-    @property
+    @per_thread
     def chat(self) -> ChatWithBookUseCase:
         """The chat about a book; loads litellm (seconds) only when a model is configured."""
         from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
@@ -291,13 +322,13 @@ class Services:
             concepts=self.concepts,
         )
 
-    @property
+    @per_thread
     def enrichments(self) -> SqliteEnrichmentRepository:
         from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
 
         return SqliteEnrichmentRepository(self.db.conn)
 
-    @property
+    @per_thread
     def enrich(self) -> EnrichPagesUseCase:
         """Page enrichment with the [chat] model; loads litellm (seconds) only when a model is configured."""
         from reader.app.chat.chat_with_book import reads_pdf
@@ -316,6 +347,16 @@ class Services:
             retry=RetryPolicy(chat.max_retries, chat.retry_backoff),
             config_hint=self._config_hint,
         )
+
+    @per_thread
+    def library(self) -> LibraryOverviewUseCase:
+        """The library pane's view: the books with their embedding models and enrichment status."""
+        from reader.adapters.sqlite.enrichment_repository import enrichment_statuses
+        from reader.adapters.sqlite.index_status import embedded_models
+        from reader.app.library.library_overview import LibraryOverviewUseCase
+
+        conn = self.db.conn
+        return LibraryOverviewUseCase(self.books, lambda: embedded_models(conn), lambda: enrichment_statuses(conn))
 
     def find_book(self, query: str) -> Book:
         return find_book(query, self.books.list())

@@ -122,9 +122,7 @@ def import_command(args: argparse.Namespace, services: Services) -> int:
 
 
 def reindex_command(args: argparse.Namespace, services: Services) -> int:
-    from reader.adapters.sqlite.migrations import INDEX_VERSION
-
-    books = [services.find_book(q) for q in args.books] if args.books else services.books.stale(INDEX_VERSION)
+    books = [services.find_book(q) for q in args.books] if args.books else services.importer.stale_books()
     if not books:
         print("Every book is indexed by this version of reader; nothing to do.")
         return 0

@@ -89,6 +89,10 @@ class ImportBooksUseCase:
         self.index_version = index_version
         self.supported_suffixes = tuple(supported_suffixes)
 
+    def stale_books(self) -> list[Book]:
+        """Books indexed by an older version of this import pipeline (`reader reindex` redoes them)."""
+        return self.books.stale(self.index_version)
+
     def expand(self, paths: Iterable[Path]) -> list[Path]:
         """Files to import: folders are scanned recursively for supported books."""
         files: list[Path] = []

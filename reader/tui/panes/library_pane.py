@@ -15,8 +15,6 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import OptionDoesNotExist
 
-from reader.adapters.sqlite.enrichment_repository import enrichment_statuses
-from reader.adapters.sqlite.index_status import embedded_models
 from reader.app.library.book_lookup import describe
 from reader.domain.enrichment import EnrichmentStatus
 from reader.domain.models import Book
@@ -107,9 +105,8 @@ class LibraryPane(Vertical):
 
     def reload(self) -> None:
         """Read the books again (most recently read first) and show them through the filter."""
-        self.books = self.services.books.list()
-        self.embedded = embedded_models(self.services.db.conn)
-        self.enrichment = enrichment_statuses(self.services.db.conn)
+        overview = self.services.library.overview()
+        self.books, self.embedded, self.enrichment = overview.books, overview.embedded, overview.enrichment
         self.refresh_list()
 
     def refresh_list(self) -> None:
