@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from reader.adapters.sqlite.book_repository import SqliteBookRepository
 from reader.adapters.sqlite.chunk_repository import SqliteChunkRepository
-from reader.adapters.sqlite.connection import Database
+from reader.adapters.sqlite.connection import BUSY_TIMEOUT_MS, Database
 from reader.adapters.sqlite.migrations import INDEX_VERSION
 from reader.adapters.sqlite.settings_repository import SqliteSettingsRepository
 from reader.app.library.book_lookup import find_book
@@ -357,6 +357,23 @@ class Services:
 
         conn = self.db.conn
         return LibraryOverviewUseCase(self.books, lambda: embedded_models(conn), lambda: enrichment_statuses(conn))
+
+    def try_write(self, write: Callable[[], None]) -> bool:
+        """Run `write` at once unless another writer holds the library file: then nothing is written and
+        the answer is False (the caller may queue it; see tui.ui_writes). Never waits for the lock."""
+        from reader.adapters.sqlite.connection import OperationalError
+
+        conn = self.db.conn
+        conn.execute("PRAGMA busy_timeout = 0")
+        try:
+            write()
+        except OperationalError as error:
+            if "locked" not in str(error) and "busy" not in str(error):
+                raise
+            return False
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        return True
 
     def find_book(self, query: str) -> Book:
         return find_book(query, self.books.list())

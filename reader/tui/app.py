@@ -35,11 +35,27 @@ from reader.tui.themes import (
     derived_variables,
     load_themes,
 )
+from reader.tui.ui_writes import UiWrites
 from reader.tui.widgets.citation_bar import CitationFollowed
 from reader.tui.widgets.key_hints import KeyHints
+from reader.tui.worker_failures import WorkerFailed
 
 if TYPE_CHECKING:
     pass
+
+WORKER_TASKS = {
+    "import": "Importing",
+    "library": "Removing the book",
+    "open-page": "Opening the page",
+    "marks": "Saving the mark",
+    "search": "The search",
+    "recap": "The recap",
+    "xray-detail": "The X-Ray entry",
+    "xray-refine": "Refining the X-Ray",
+    "pace": "Loading the reading pace",
+    "pace-log": "Saving reading time",
+}
+"""What a failed worker was doing, by worker group (the notice's first words)."""
 
 REPLACED_COMMANDS = {"Keys"}
 """Textual's palette commands that reader has its own for (its "Keys" lists every key)."""
@@ -89,7 +105,8 @@ class ReaderApp(App[None]):
         self.services = services
         self.initial_book_id = book_id
         self.panes = PaneLayout(self)
-        self.reading = ReadingControl(self, services, self.panes)
+        self.writes = UiWrites(services, lambda message: self.call_from_thread(self.notify, message, severity="error"))
+        self.reading = ReadingControl(self, services, self.panes, self.writes)
         self.dialogs = Dialogs(self, services, self.reading)
         loaded = load_themes(
             theme_dirs if theme_dirs is not None else [builtin_themes_dir(), user_themes_dir()]
@@ -139,6 +156,16 @@ class ReaderApp(App[None]):
         # a full collection walks every tracked object, and on this heap one took 60-120 ms, often
         # in the middle of opening a dialog. Objects made later are collected as usual.
         gc.unfreeze()
+        self.writes.close()
+
+    @on(WorkerFailed)
+    def _worker_failed(self, event: WorkerFailed) -> None:
+        """Every failed worker the chat does not show itself: one line, and its progress cleared."""
+        error = event.error
+        what = WORKER_TASKS.get(event.group, "A background task")
+        self.notify(f"{what} failed: {type(error).__name__}: {error}", severity="error", timeout=8)
+        if event.group in ("import", "library"):
+            self.library.work_failed()
 
     def pop_screen(self) -> AwaitComplete:
         done = super().pop_screen()

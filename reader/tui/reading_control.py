@@ -9,6 +9,7 @@ from reader.domain.errors import ReaderError
 from reader.services import Services
 from reader.tui.pane_layout import PaneLayout
 from reader.tui.reading_session import ReadingSession
+from reader.tui.ui_writes import UiWrites
 
 HORIZON_REDRAW_DELAY = 0.4
 """Seconds after the last page turn before the library and chat show the new reading position."""
@@ -19,8 +20,9 @@ LAST_BOOK = "last_book"
 class ReadingControl:
     """Opens books in the viewer (one ReadingSession per book, kept) and moves the reading position."""
 
-    def __init__(self, app: App[None], services: Services, panes: PaneLayout) -> None:
+    def __init__(self, app: App[None], services: Services, panes: PaneLayout, writes: UiWrites) -> None:
         self.app = app
+        self.writes = writes
         self.services = services
         self.panes = panes
         self.sessions: dict[str, ReadingSession] = {}
@@ -53,8 +55,13 @@ class ReadingControl:
             self.sessions[book.id] = session
         self.session = session
         if remember:
-            self.services.books.mark_read(book.id)
-            self.services.settings.set(LAST_BOOK, book.id)
+            services, book_id = self.services, book.id
+
+            def remember_book() -> None:
+                services.books.mark_read(book_id)
+                services.settings.set(LAST_BOOK, book_id)
+
+            self.writes.write(remember_book)
         viewer.open(session)
         chat.set_book(book.id, session.label(session.horizon), session.horizon)
         self.panes.library.open_book = book.id
@@ -76,7 +83,8 @@ class ReadingControl:
 
     def horizon_moved(self, book_id: str, horizon: int) -> None:
         """Save the new reading position; the other panes show it once page turns pause."""
-        self.services.books.set_current_page(book_id, horizon)
+        services = self.services
+        self.writes.write(lambda: services.books.set_current_page(book_id, horizon))
         # redrawing them with every page would repaint the whole screen instead of the page alone
         if self._horizon_timer is not None:
             self._horizon_timer.stop()
@@ -124,7 +132,8 @@ class ReadingControl:
             viewer.jump_to(page)  # asks first, then moves the position
             return
         session.set_horizon(page)
-        self.services.books.set_current_page(session.book.id, session.horizon)
+        services, book_id, horizon = self.services, session.book.id, session.horizon
+        self.writes.write(lambda: services.books.set_current_page(book_id, horizon))
         self.show_horizon()
         viewer.open(session) if session.number == session.horizon else viewer.refresh_header()
         self.app.notify(f"Reading position: p. {session.label(session.horizon)}.", timeout=3)

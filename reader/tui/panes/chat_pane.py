@@ -415,6 +415,7 @@ class ChatPane(Vertical):
     async def _worker_failed(self, event: Worker.StateChanged) -> None:
         if event.state != WorkerState.ERROR:
             return
+        event.stop()  # shown here, in the chat; the app notifies every other failed worker
         error = event.worker.error
         text = f"{type(error).__name__}: {error}" if error else "unknown error"
         if event.worker.group == "chat" and self.running is not None:

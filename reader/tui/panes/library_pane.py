@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import OptionDoesNotExist
+from textual.worker import Worker
 
 from reader.app.library.book_lookup import describe
 from reader.domain.enrichment import EnrichmentStatus
@@ -24,6 +25,7 @@ from reader.tui.screens.confirm_screen import ConfirmScreen
 from reader.tui.screens.import_screen import ImportScreen
 from reader.tui.widgets.book_list import BookList, book_prompt
 from reader.tui.widgets.import_progress import ImportProgress
+from reader.tui.worker_failures import forward_failure
 
 LIST_LIMIT = 100
 """Books listed at once; the rest are reached by filtering (a long list costs start-up time)."""
@@ -281,6 +283,16 @@ class LibraryPane(Vertical):
         if event.embedding and event.embedding not in self.busy:
             self.busy = {event.embedding: "embedding…"}
             self.refresh_list()
+
+    @on(Worker.StateChanged)
+    def _forward_failure(self, event: Worker.StateChanged) -> None:
+        forward_failure(self, event)
+
+    def work_failed(self) -> None:
+        """An import or removal worker failed: clear its progress and show the library as it is."""
+        self.busy = {}
+        self.query_one(ImportProgress).finish()
+        self.reload()
 
     @on(ImportFinished)
     def _import_finished(self, event: ImportFinished) -> None:

@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
+from textual.worker import Worker
 
 from reader.domain.errors import ReaderError
 from reader.domain.models import Book
@@ -23,6 +24,7 @@ from reader.tui.screens.goto_screen import GoToScreen
 from reader.tui.screens.toc_screen import TocScreen
 from reader.tui.widgets.page_header import PageHeader
 from reader.tui.widgets.page_text import PageText, page_content
+from reader.tui.worker_failures import forward_failure
 
 EMPTY_LIBRARY = (
     "No book is open.\n\nPress i to import a PDF, EPUB, TXT or Markdown file (or a folder of them), "
@@ -316,6 +318,10 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
             self.notify(not_a_pdf(book), severity="warning", timeout=5)
             return
         self._open_page(book, session.number, session.label(session.number))
+
+    @on(Worker.StateChanged)
+    def _forward_failure(self, event: Worker.StateChanged) -> None:
+        forward_failure(self, event)
 
     @work(thread=True, group="open-page", exit_on_error=False)
     def _open_page(self, book: Book, number: int, label: str) -> None:
