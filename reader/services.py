@@ -212,7 +212,7 @@ class Services:
         """The spoiler shield's rules for a book at a page (model-written summaries are checked too)."""
         return self.shields.source(book, page, self.books, self.chunks, self.concepts)()
 
-    @per_thread
+    @property  # built per access: the embedding provider learns the model's dimension
     def embedding_provider(self) -> LitellmEmbeddingProvider | None:
         """The configured embedding model (litellm loads on its first call), or None: lexical search."""
         settings = self.config.embeddings
@@ -232,7 +232,7 @@ class Services:
             retry_backoff=settings.retry_backoff,
         )
 
-    @per_thread
+    @property  # built per access: the embedding provider learns the model's dimension
     def search(self) -> SearchBooksUseCase:
         from reader.adapters.sqlite.search_index import SqliteSearchIndex
         from reader.app.search.search_books import SearchBooksUseCase
@@ -245,7 +245,7 @@ class Services:
             self._config_hint,
         )
 
-    @per_thread
+    @property  # built per access: the embedding provider learns the model's dimension
     def embed_use_case(self) -> EmbedBooksUseCase:
         from reader.app.search.embed_books import EmbedBooksUseCase
 
