@@ -78,7 +78,7 @@ def main() -> int:
     args = parser.parse_args()
 
     from reader.adapters.llm.litellm_chat import LitellmChatModel
-    from reader.app.chat_with_book import ChatSettings, ChatWithBookUseCase
+    from reader.app.chat.chat_with_book import ChatSettings, ChatWithBookUseCase
     from reader.cli.library_commands import import_sample
     from reader.config import Config
     from reader.domain.chat import AnswerEvent, ToolInvocationEvent

@@ -98,7 +98,7 @@ def timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
 
 
 def page_texts(services: Any, book: Any) -> tuple[list[str], dict[int, list[str]]]:
-    from reader.app.chunking import join_chunks
+    from reader.app.pages.chunking import join_chunks
 
     by_page: dict[int, list[Any]] = {}
     for chunk in services.chunks.get_by_page_range(book.id, 1, book.page_count):
@@ -111,7 +111,7 @@ def page_texts(services: Any, book: Any) -> tuple[list[str], dict[int, list[str]
 
 
 def build_vs_import(services: Any, path: Path, label: str) -> Any:
-    from reader.app.concept_map import build_concept_map
+    from reader.app.knowledge.concept_map import build_concept_map
 
     seconds, outcome = timed(lambda: services.importer.import_file(path, force=True), repeat=3)
     book = outcome.book
@@ -220,7 +220,7 @@ def main() -> None:
     print(f"  extractive, first time: {cold * 1000:.0f} ms ({len(recap.sections)} chapters)")
     print(f"  extractive, from cache: {warm * 1000:.1f} ms (target < 50 ms)")
     from reader.adapters.sqlite.summary_repository import SqliteSummaryRepository
-    from reader.app.summaries import SummariesUseCase
+    from reader.app.knowledge.summaries import SummariesUseCase
 
     with_model = SummariesUseCase(
         services.books, services.chunks, SqliteSummaryRepository(services.db.conn), InstantModel()

@@ -77,7 +77,7 @@ def main() -> None:
     os.environ["READER_DB"] = str(work / "library.db")
 
     from reader.adapters.sqlite.summary_repository import SqliteSummaryRepository
-    from reader.app.summaries import SummariesUseCase
+    from reader.app.knowledge.summaries import SummariesUseCase
     from reader.services import Services
 
     services = Services.open()

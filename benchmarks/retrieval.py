@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 if TYPE_CHECKING:
-    from reader.app.search_books import SearchBooksUseCase, SearchResponse
+    from reader.app.search.search_books import SearchBooksUseCase, SearchResponse
     from reader.services import Services
 
 _SPACE = re.compile(r"\s+")
@@ -144,7 +144,7 @@ def write_book(article: Article, folder: Path, number: int) -> Path:
 
 def import_books(services: Services, articles: Sequence[Article], folder: Path) -> tuple[float, int]:
     """Import every article through the real pipeline; returns (seconds, paragraphs not kept whole)."""
-    from reader.app.chunking import join_chunks
+    from reader.app.pages.chunking import join_chunks
 
     importer = services.importer
     start = time.perf_counter()

@@ -40,7 +40,7 @@ ORDINARY = [
 
 
 def sentences_of(text: str) -> list[str]:
-    from reader.app.sentences import split_sentences
+    from reader.app.text.sentences import split_sentences
 
     return [s for s in split_sentences(text) if 8 <= len(s.split()) <= 40]
 
@@ -84,7 +84,7 @@ def honest_answer(book: Book, horizon: int, rng: random.Random) -> str | None:
 
 def read_words(book: Book, horizon: int) -> str:
     """The compared words of the pages up to `horizon`, space-separated (to look a quote up in)."""
-    from reader.app.shield_words import words
+    from reader.app.shield.words import words
 
     if not book.page_words:
         book.page_words = [" ".join(words(book.text.get(p, ""))) for p in range(1, book.book.page_count + 1)]
@@ -95,7 +95,7 @@ def words_as_written(text: str) -> list[str]:
     """The words of `text` as written (case kept, accents and a possessive dropped)."""
     import re
 
-    from reader.app.shield_words import plain
+    from reader.app.shield.words import plain
 
     return [w.removesuffix("'s") for w in re.findall(r"[^\W_]+(?:'[^\W_]+)*", plain(text))]
 
@@ -115,11 +115,11 @@ def read_capitals(book: Book, horizon: int) -> set[str]:
 
 
 def leak_sentence(book: Book, horizon: int, kind: str, rng: random.Random, read: str) -> str | None:
-    from reader.app.shield_words import words
+    from reader.app.shield.words import words
 
     last = book.story[-1]
     if kind == "name":
-        from reader.app.shield_rules import LINKS
+        from reader.app.shield.rules import LINKS
 
         capitals = read_capitals(book, horizon)
         own = {w.lower() for w in words_as_written(f"{book.book.title} {book.book.author}")}
@@ -150,7 +150,7 @@ def leak_sentence(book: Book, horizon: int, kind: str, rng: random.Random, read:
 
 
 def judge(book: Book, answers: int, rng: random.Random, indexes: Any) -> dict[str, Any]:
-    from reader.app.spoiler_shield import describe, verdict
+    from reader.app.shield.spoiler_shield import describe, verdict
 
     story = book.story
     honest = held = 0
@@ -187,8 +187,8 @@ def judge(book: Book, answers: int, rng: random.Random, indexes: Any) -> dict[st
 
 
 def speed(book: Book, rng: random.Random) -> None:
-    from reader.app.shield_cache import ShieldIndexes
-    from reader.app.spoiler_shield import StreamShield
+    from reader.app.shield.cache import ShieldIndexes
+    from reader.app.shield.spoiler_shield import StreamShield
 
     services = book.services
     indexes = ShieldIndexes()
@@ -244,7 +244,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as workdir:
         os.environ["READER_DB"] = str(Path(workdir) / "library.db")
         os.environ["READER_CONFIG"] = str(Path(workdir) / "config.toml")
-        from reader.app.shield_cache import ShieldIndexes
+        from reader.app.shield.cache import ShieldIndexes
         from reader.cli.library_commands import import_sample
         from reader.services import Services
 

@@ -61,7 +61,7 @@ def build_library(db_path: Path, books: int, big_pages: int) -> str:
     """Write `books` small books and one big book; returns the big book's id."""
     from reader.adapters.sqlite.book_repository import SqliteBookRepository
     from reader.adapters.sqlite.connection import Database
-    from reader.app.chunking import make_chunks
+    from reader.app.pages.chunking import make_chunks
     from reader.domain.models import Book, Chapter, Page
 
     rng = random.Random(5)
@@ -112,8 +112,8 @@ def add_highlights(db_path: Path, book_id: str, per_page: int, pages: int) -> in
     from reader.adapters.sqlite.annotation_repository import SqliteAnnotationRepository
     from reader.adapters.sqlite.chunk_repository import SqliteChunkRepository
     from reader.adapters.sqlite.connection import Database
-    from reader.app.anchoring import make_anchor
-    from reader.app.chunking import join_chunks
+    from reader.app.notes.anchoring import make_anchor
+    from reader.app.pages.chunking import join_chunks
 
     db = Database(db_path)
     chunks, notes = SqliteChunkRepository(db.conn), SqliteAnnotationRepository(db.conn)

@@ -49,7 +49,7 @@ def import_seconds(db: Path, pdf: Path, measure: bool) -> tuple[float, float]:
     from reader.adapters.sqlite.book_repository import SqliteBookRepository
     from reader.adapters.sqlite.connection import Database
     from reader.adapters.sqlite.migrations import INDEX_VERSION
-    from reader.app.import_books import ImportBooksUseCase
+    from reader.app.library.import_books import ImportBooksUseCase
 
     if db.exists():
         db.unlink()
@@ -118,9 +118,9 @@ class TimedModel:
 
 
 def enrich_overhead(work: Path, pdf: Path) -> dict[str, float]:
-    from reader.app.chat_turn import RetryPolicy
-    from reader.app.enrich_pages import EnrichPagesUseCase
+    from reader.app.pages.enrich_pages import EnrichPagesUseCase
     from reader.config import ChatConfig, Config
+    from reader.domain.chat_model import RetryPolicy
     from reader.services import Services
     from tests.support import scripted_server as scripted
 

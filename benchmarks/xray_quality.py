@@ -185,7 +185,7 @@ def describe(entry: Any, limit: int = 6) -> dict[str, Any]:
 
 def page_texts(services: Any, book: Any) -> list[str]:
     """Each page's text as stored (its chunks put back together), page 1 first."""
-    from reader.app.chunking import join_chunks
+    from reader.app.pages.chunking import join_chunks
 
     by_page: dict[int, list[Any]] = {}
     for chunk in services.chunks.get_by_page_range(book.id, 1, book.page_count):
@@ -207,8 +207,8 @@ def story_pages(texts: Sequence[str], reference: Reference) -> tuple[int, int] |
 
 def build_time(services: Any, book: Any, texts: list[str], repeat: int) -> float:
     """Seconds (best of `repeat`) of build_concept_map on the story text, as the import calls it."""
-    from reader.app.concept_map import build_concept_map
-    from reader.app.story_pages import find_story_pages
+    from reader.app.knowledge.concept_map import build_concept_map
+    from reader.app.pages.story_pages import find_story_pages
 
     chapters = services.books.chapters(book.id)
     story = find_story_pages(texts, chapters, book.title)

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from reader.adapters.sqlite.book_repository import SqliteBookRepository
 from reader.adapters.sqlite.chunk_repository import SqliteChunkRepository
-from reader.adapters.sqlite.connection import Database
+from reader.adapters.sqlite.connection import BUSY_TIMEOUT_MS, Database
 from reader.adapters.sqlite.migrations import INDEX_VERSION
 from reader.adapters.sqlite.settings_repository import SqliteSettingsRepository
-from reader.app.book_lookup import find_book
-from reader.app.page_lookup import PageLookup
+from reader.app.library.book_lookup import find_book
+from reader.app.pages.page_lookup import PageLookup
 from reader.config import Config, load_config
 from reader.domain.models import Book
 from reader.locations import database_path
@@ -25,134 +27,163 @@ if TYPE_CHECKING:
     from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
     from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
     from reader.adapters.sqlite.vector_store import SqliteVectorStore
-    from reader.app.annotations import AnnotationsUseCase
-    from reader.app.bookmarks import BookmarksUseCase
-    from reader.app.chat_with_book import ChatWithBookUseCase
-    from reader.app.embed_books import EmbedBooksUseCase
-    from reader.app.enrich_pages import EnrichPagesUseCase
-    from reader.app.import_books import ImportBooksUseCase
-    from reader.app.ocr_pages import OcrPagesUseCase
-    from reader.app.reading_time import ReadingTimeUseCase
-    from reader.app.refine_concepts import RefineConceptsUseCase
-    from reader.app.search_books import SearchBooksUseCase
-    from reader.app.shield_cache import ShieldIndexes
-    from reader.app.shield_rules import ShieldIndex
-    from reader.app.summaries import SummariesUseCase
-    from reader.app.xray import XRayUseCase
+    from reader.app.chat.chat_with_book import ChatWithBookUseCase
+    from reader.app.knowledge.refine_concepts import RefineConceptsUseCase
+    from reader.app.knowledge.summaries import SummariesUseCase
+    from reader.app.knowledge.xray import XRayUseCase
+    from reader.app.library.import_books import ImportBooksUseCase
+    from reader.app.library.library_overview import LibraryOverviewUseCase
+    from reader.app.library.ocr_pages import OcrPagesUseCase
+    from reader.app.notes.annotations import AnnotationsUseCase
+    from reader.app.notes.bookmarks import BookmarksUseCase
+    from reader.app.notes.reading_time import ReadingTimeUseCase
+    from reader.app.pages.enrich_pages import EnrichPagesUseCase
+    from reader.app.search.embed_books import EmbedBooksUseCase
+    from reader.app.search.search_books import SearchBooksUseCase
+    from reader.app.shield.cache import ShieldIndexes
+    from reader.app.shield.rules import ShieldIndex
 
 SAMPLE_BOOK = Path(__file__).parent / "samples" / "the_keeper_of_gull_rock.md"
+
+T = TypeVar("T")
+
+
+class per_thread(Generic[T]):
+    """A Services part built on first use, once per thread: SQLite connections belong to their thread,
+    so a worker thread gets its own repositories and use cases, and the UI thread keeps its own."""
+
+    def __init__(self, build: Callable[[Services], T]) -> None:
+        self.build = build
+        self.name = build.__name__
+        self.__doc__ = build.__doc__
+
+    @overload
+    def __get__(self, services: None, owner: Any = None) -> per_thread[T]: ...
+
+    @overload
+    def __get__(self, services: Services, owner: Any = None) -> T: ...
+
+    def __get__(self, services: Services | None, owner: Any = None) -> T | per_thread[T]:
+        if services is None:
+            return self
+        built = services._built.__dict__
+        if self.name not in built:
+            built[self.name] = self.build(services)
+        return built[self.name]
 
 
 @dataclass
 class Services:
     """Everything the command line and the app use, wired to one library file.
 
-    Repositories are built per call so each thread gets its own SQLite connection.
+    The object graph is built once per thread, each part on first use (see `per_thread`), so each
+    thread uses its own SQLite connection.
     """
 
     db: Database
     config: Config = field(default_factory=Config)
     _shields: ShieldIndexes | None = field(default=None, repr=False)
+    _built: threading.local = field(default_factory=threading.local, repr=False, compare=False)
 
     @classmethod
     def open(cls, db_path: str | Path | None = None, config: Config | None = None) -> Services:
         return cls(Database(database_path(db_path)), config if config is not None else load_config())
 
-    @property
+    @per_thread
     def books(self) -> SqliteBookRepository:
         return SqliteBookRepository(self.db.conn)
 
-    @property
+    @per_thread
     def chunks(self) -> SqliteChunkRepository:
         return SqliteChunkRepository(self.db.conn)
 
-    @property
+    @per_thread
     def settings(self) -> SqliteSettingsRepository:
         return SqliteSettingsRepository(self.db.conn)
 
-    @property
+    @per_thread
     def bookmarks(self) -> BookmarksUseCase:
         """The reader's bookmarks."""
         from reader.adapters.sqlite.bookmark_repository import SqliteBookmarkRepository
-        from reader.app.bookmarks import BookmarksUseCase
+        from reader.app.notes.bookmarks import BookmarksUseCase
 
         return BookmarksUseCase(SqliteBookmarkRepository(self.db.conn))
 
-    @property
+    @per_thread
     def annotations(self) -> AnnotationsUseCase:
         """The reader's highlights and notes."""
         from reader.adapters.sqlite.annotation_repository import SqliteAnnotationRepository
         from reader.adapters.sqlite.bookmark_repository import SqliteBookmarkRepository
-        from reader.app.annotations import AnnotationsUseCase
+        from reader.app.notes.annotations import AnnotationsUseCase
 
         conn = self.db.conn
         return AnnotationsUseCase(
             SqliteAnnotationRepository(conn), self.books, self.chunks, SqliteBookmarkRepository(conn)
         )
 
-    @property
+    @per_thread
     def reading_time(self) -> ReadingTimeUseCase:
         """The reader's pace, time left and the reading log behind `reader stats`."""
         from reader.adapters.sqlite.reading_log_repository import SqliteReadingLogRepository
-        from reader.app.reading_time import ReadingTimeUseCase
+        from reader.app.notes.reading_time import ReadingTimeUseCase
 
         return ReadingTimeUseCase(self.chunks, SqliteReadingLogRepository(self.db.conn))
 
-    @property
+    @per_thread
     def importer(self) -> ImportBooksUseCase:
         # pypdf and ebooklib load only when something is imported (not on the app's start-up path)
         from reader.adapters.extractors.registry import SUPPORTED_SUFFIXES, extractor_for
-        from reader.app.import_books import ImportBooksUseCase  # with the concept map builder
+        from reader.app.library.import_books import ImportBooksUseCase  # with the concept map builder
 
         def reanchor(book_id: str, old_page_count: int) -> str:  # in the importing thread
             return self.annotations.reanchor(book_id, old_page_count).message
 
         return ImportBooksUseCase(self.books, extractor_for, INDEX_VERSION, SUPPORTED_SUFFIXES, reanchor)
 
-    @property
+    @per_thread
     def page_files(self) -> PypdfPageFiles:
         """Pages of a PDF book's file as PDFs of their own (pypdf loads on first use)."""
         from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
 
         return PypdfPageFiles()
 
-    @property
+    @per_thread
     def pages(self) -> PageLookup:
         return PageLookup(self.books, self.chunks)
 
-    @property
+    @per_thread
     def vectors(self) -> SqliteVectorStore:
         from reader.adapters.sqlite.vector_store import SqliteVectorStore
 
         return SqliteVectorStore(self.db.conn)
 
-    @property
+    @per_thread
     def concepts(self) -> SqliteConceptRepository:
         from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
 
         return SqliteConceptRepository(self.db.conn)
 
-    @property
+    @per_thread
     def refinements(self) -> SqliteRefinementRepository:
         from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
 
         return SqliteRefinementRepository(self.db.conn)
 
-    @property
+    @per_thread
     def xray(self) -> XRayUseCase:
         """People, places and terms of a book up to a page (the concept map built at import), with the
         [chat] model's stored refinements applied (`refine`; no model call is made here)."""
-        from reader.app.refine_concepts import stored_refinements
-        from reader.app.xray import XRayUseCase
+        from reader.app.knowledge.refine_concepts import stored_refinements
+        from reader.app.knowledge.xray import XRayUseCase
 
         model = self.config.chat.model
         source = stored_refinements(self.refinements, self.books, model) if model else None
         return XRayUseCase(self.books, self.chunks, self.concepts, source)
 
-    @property
+    @per_thread
     def refine(self) -> RefineConceptsUseCase:
         """Refining the X-Ray chapter by chapter with the [chat] model (litellm loads if one is configured)."""
-        from reader.app.refine_concepts import RefineConceptsUseCase
+        from reader.app.knowledge.refine_concepts import RefineConceptsUseCase
 
         return RefineConceptsUseCase(
             self.books, self.chunks, self.concepts, self.refinements, self.chat_model, self._config_hint
@@ -164,7 +195,7 @@ class Services:
         With `reuse_model` (and offline) the model is not called, but its cached summaries are used.
         """
         from reader.adapters.sqlite.summary_repository import SqliteSummaryRepository
-        from reader.app.summaries import SummariesUseCase
+        from reader.app.knowledge.summaries import SummariesUseCase
 
         model = None if offline else self.chat_model
         reuse = self.config.chat.model or None if reuse_model else None
@@ -182,7 +213,7 @@ class Services:
         """The spoiler shield's rules for a book at a page (model-written summaries are checked too)."""
         return self.shields.source(book, page, self.books, self.chunks, self.concepts)()
 
-    @property
+    @property  # built per access: the embedding provider learns the model's dimension
     def embedding_provider(self) -> LitellmEmbeddingProvider | None:
         """The configured embedding model (litellm loads on its first call), or None: lexical search."""
         settings = self.config.embeddings
@@ -202,10 +233,10 @@ class Services:
             retry_backoff=settings.retry_backoff,
         )
 
-    @property
+    @property  # built per access: the embedding provider learns the model's dimension
     def search(self) -> SearchBooksUseCase:
         from reader.adapters.sqlite.search_index import SqliteSearchIndex
-        from reader.app.search_books import SearchBooksUseCase
+        from reader.app.search.search_books import SearchBooksUseCase
 
         return SearchBooksUseCase(
             self.books,
@@ -215,9 +246,9 @@ class Services:
             self._config_hint,
         )
 
-    @property
+    @property  # built per access: the embedding provider learns the model's dimension
     def embed_use_case(self) -> EmbedBooksUseCase:
-        from reader.app.embed_books import EmbedBooksUseCase
+        from reader.app.search.embed_books import EmbedBooksUseCase
 
         return EmbedBooksUseCase(
             self.books,
@@ -232,7 +263,7 @@ class Services:
     def _config_hint(self) -> str:
         return str(self.config.path or "the config file")
 
-    @property
+    @per_thread
     def chat_model(self) -> LitellmChatModel | None:
         """The [chat] model (litellm loads when it is built), or None when none is configured."""
         chat = self.config.chat
@@ -254,18 +285,18 @@ class Services:
     def shields(self) -> ShieldIndexes:
         """The spoiler shield's indexes, kept for the session (a book's text is indexed once)."""
         if self._shields is None:
-            from reader.app.shield_cache import ShieldIndexes
+            from reader.app.shield.cache import ShieldIndexes
 
             self._shields = ShieldIndexes()
         return self._shields
 
-    @property
+    @per_thread
     def chat(self) -> ChatWithBookUseCase:
         """The chat about a book; loads litellm (seconds) only when a model is configured."""
         from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
-        from reader.app.chat_turn import RetryPolicy
-        from reader.app.chat_with_book import ChatSettings, ChatWithBookUseCase
-        from reader.app.knowledge_tools import BookKnowledge
+        from reader.app.chat.chat_with_book import ChatSettings, ChatWithBookUseCase
+        from reader.app.chat.knowledge_tools import BookKnowledge
+        from reader.domain.chat_model import RetryPolicy
 
         chat = self.config.chat
         model = self.chat_model
@@ -292,18 +323,18 @@ class Services:
             concepts=self.concepts,
         )
 
-    @property
+    @per_thread
     def enrichments(self) -> SqliteEnrichmentRepository:
         from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
 
         return SqliteEnrichmentRepository(self.db.conn)
 
-    @property
+    @per_thread
     def enrich(self) -> EnrichPagesUseCase:
         """Page enrichment with the [chat] model; loads litellm (seconds) only when a model is configured."""
-        from reader.app.chat_turn import RetryPolicy
-        from reader.app.chat_with_book import reads_pdf
-        from reader.app.enrich_pages import EnrichPagesUseCase
+        from reader.app.chat.chat_with_book import reads_pdf
+        from reader.app.pages.enrich_pages import EnrichPagesUseCase
+        from reader.domain.chat_model import RetryPolicy
 
         chat = self.config.chat
         model = self.chat_model
@@ -324,10 +355,37 @@ class Services:
         from reader.adapters.ocr.pdf_page_images import PdfPageImages
         from reader.adapters.ocr.rapid_ocr import RapidOcrRecognizer
         from reader.adapters.sqlite.page_text_repository import SqlitePageTextStore
-        from reader.app.ocr_pages import OcrPagesUseCase
+        from reader.app.library.ocr_pages import OcrPagesUseCase
 
         store = SqlitePageTextStore(self.db.conn)
         return OcrPagesUseCase(self.books, self.chunks, store, PdfPageImages(), RapidOcrRecognizer())
+
+    @per_thread
+    def library(self) -> LibraryOverviewUseCase:
+        """The library pane's view: the books with their embedding models and enrichment status."""
+        from reader.adapters.sqlite.enrichment_repository import enrichment_statuses
+        from reader.adapters.sqlite.index_status import embedded_models
+        from reader.app.library.library_overview import LibraryOverviewUseCase
+
+        conn = self.db.conn
+        return LibraryOverviewUseCase(self.books, lambda: embedded_models(conn), lambda: enrichment_statuses(conn))
+
+    def try_write(self, write: Callable[[], None]) -> bool:
+        """Run `write` at once unless another writer holds the library file: then nothing is written and
+        the answer is False (the caller may queue it; see tui.ui_writes). Never waits for the lock."""
+        from reader.adapters.sqlite.connection import OperationalError
+
+        conn = self.db.conn
+        conn.execute("PRAGMA busy_timeout = 0")
+        try:
+            write()
+        except OperationalError as error:
+            if "locked" not in str(error) and "busy" not in str(error):
+                raise
+            return False
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        return True
 
     def find_book(self, query: str) -> Book:
         return find_book(query, self.books.list())

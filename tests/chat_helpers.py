@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from reader.app.chat_with_book import ChatWithBookUseCase
+from reader.app.chat.chat_with_book import ChatWithBookUseCase
 from reader.cli.library_commands import import_sample
 from reader.config import ChatConfig, Config
 from reader.domain.chat import AnswerEvent, ChatEvent, ErrorEvent

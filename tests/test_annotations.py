@@ -7,9 +7,9 @@ from pathlib import Path
 from reader.adapters.sqlite.book_repository import SqliteBookRepository
 from reader.adapters.sqlite.connection import open_connection
 from reader.adapters.sqlite.migrations import SCHEMA_VERSION, migrate
-from reader.app.anchoring import BookText, find_anchor, make_anchor
-from reader.app.chunking import make_chunks
-from reader.app.undo import UndoStack
+from reader.app.notes.anchoring import BookText, find_anchor, make_anchor
+from reader.app.notes.undo import UndoStack
+from reader.app.pages.chunking import make_chunks
 from reader.domain.models import Page
 from reader.services import Services
 from tests.tui_helpers import write_book

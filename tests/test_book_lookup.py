@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reader.app.book_lookup import find_book
+from reader.app.library.book_lookup import find_book
 from reader.domain.errors import AmbiguousBookError, BookNotFoundError
 from reader.domain.models import Book
 

@@ -13,9 +13,9 @@ from reader.adapters.sqlite.book_repository import SqliteBookRepository
 from reader.adapters.sqlite.connection import open_connection
 from reader.adapters.sqlite.migrations import INDEX_VERSION, SCHEMA_VERSION, migrate
 from reader.adapters.sqlite.search_index import SqliteSearchIndex
-from reader.app.chat_tools import BookTools
-from reader.app.knowledge_tools import BookKnowledge
-from reader.app.story_outline import story_outline
+from reader.app.chat.knowledge_tools import BookKnowledge
+from reader.app.chat.tools import BookTools
+from reader.app.knowledge.story_outline import story_outline
 from reader.cli.main import main
 from reader.domain.models import Book, Chapter, EmbeddingVector
 from reader.services import Services

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from reader.app.chapter_lookup import find_chapter, no_chapter, number_value, own_number
-from reader.app.page_lookup import resolve_page, story_percent
-from reader.app.page_mentions import stated_pages
+from reader.app.chat.page_mentions import stated_pages
+from reader.app.pages.chapter_lookup import find_chapter, no_chapter, number_value, own_number
+from reader.app.pages.page_lookup import resolve_page, story_percent
 from reader.domain.models import Book, Chapter, Page
 
 TITLED = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reader.app.chat_prompt import BUDGET_SPENT
+from reader.app.chat.prompt import BUDGET_SPENT
 from reader.domain.chat import AnswerEvent, ErrorEvent, TextDelta, ToolInvocationEvent, ToolResultEvent
 from tests.chat_helpers import ask, chat_services, final, later_texts, tool_messages
 from tests.support import scripted_server as scripted

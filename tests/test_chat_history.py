@@ -7,7 +7,7 @@ from pathlib import Path
 from reader.adapters.sqlite.connection import open_connection
 from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
 from reader.adapters.sqlite.migrations import migrate
-from reader.app.chat_history import CUT, TRIMMED, earlier_turns, fit_to_window, total_tokens
+from reader.app.chat.history import CUT, TRIMMED, earlier_turns, fit_to_window, total_tokens
 from reader.domain.chat import ChatMessage
 
 

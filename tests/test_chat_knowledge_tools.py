@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reader.app.chat_tools import BookTools, tool_summary
-from reader.app.knowledge_tools import BookKnowledge
+from reader.app.chat.knowledge_tools import BookKnowledge
+from reader.app.chat.tools import BookTools, tool_summary
 from reader.cli.library_commands import import_sample
 from reader.domain.chat import AnswerEvent, ToolInvocationEvent
 from reader.services import Services

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from reader.app.always_retrieve_strategy import AlwaysRetrieveStrategy
-from reader.app.offline_strategy import OfflinePassagesStrategy
-from reader.app.tool_use_strategy import ToolUseRetrievalStrategy
+from reader.app.chat.always_retrieve_strategy import AlwaysRetrieveStrategy
+from reader.app.chat.offline_strategy import OfflinePassagesStrategy
+from reader.app.chat.tool_use_strategy import ToolUseRetrievalStrategy
 from reader.cli.main import main
 from reader.domain.chat import AnswerEvent, NoticeEvent, TextDelta, ToolInvocationEvent, ToolResultEvent
 from tests.chat_helpers import ask, chat_services, final

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reader.app.chat_tools import BookTools
+from reader.app.chat.tools import BookTools
 from reader.domain.chat import AnswerEvent, ToolInvocationEvent
 from reader.domain.models import Book
 from reader.services import Services

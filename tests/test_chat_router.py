@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reader.app.question_router import (
+from reader.app.knowledge.question_router import (
     BOOK,
     NOT_BOOK,
     RouteAnswerError,

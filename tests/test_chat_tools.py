@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from reader.app.chat_tools import MAX_READ_SPAN, BookTools
-from reader.app.page_mentions import parse_citations, stated_pages
+from reader.app.chat.page_mentions import parse_citations, stated_pages
+from reader.app.chat.tools import MAX_READ_SPAN, BookTools
 from reader.cli.library_commands import import_sample
 from reader.domain.models import Book, Page
 from reader.services import Services

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from reader.app.reading_stats import day_chart
+from reader.app.notes.reading_stats import day_chart
 from reader.cli.main import main
 from tests.tui_helpers import sample_services
 

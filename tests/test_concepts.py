@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
-from reader.app.concept_aliases import nickname, same_word
-from reader.app.concept_map import build_concept_map
-from reader.app.name_finder import find_names
-from reader.app.sentences import split_sentences
+from reader.app.knowledge.concept_aliases import nickname, same_word
+from reader.app.knowledge.concept_map import build_concept_map
+from reader.app.knowledge.name_finder import find_names
+from reader.app.text.sentences import split_sentences
 from reader.cli.library_commands import import_sample
 from reader.domain.knowledge import ExtractedConcept
 from reader.services import SAMPLE_BOOK, Services
@@ -38,7 +38,7 @@ PLACES = {
 @pytest.fixture(scope="module")
 def sample_map() -> dict[str, ExtractedConcept]:
     from reader.adapters.extractors.registry import extractor_for
-    from reader.app.import_books import chapter_ranges
+    from reader.app.library.import_books import chapter_ranges
 
     extracted = extractor_for(SAMPLE_BOOK).extract(SAMPLE_BOOK)
     chapters = chapter_ranges(extracted.chapters, len(extracted.pages))
@@ -105,9 +105,9 @@ def test_same_word_forgives_accents_case_and_possessives_only() -> None:
 
 def _grouped(counts: dict[str, int], threshold: int = 1) -> list[list[str]]:
     """Group made-up names the way the concept map does: each concept's names, sorted."""
-    from reader.app.concept_aliases import NameForm, group_names
-    from reader.app.concept_map import core_tokens
-    from reader.app.name_finder import PERSON_TITLES, bare, is_title
+    from reader.app.knowledge.concept_aliases import NameForm, group_names
+    from reader.app.knowledge.concept_map import core_tokens
+    from reader.app.knowledge.name_finder import PERSON_TITLES, bare, is_title
 
     forms = {
         key: NameForm(

@@ -16,8 +16,13 @@ from typing import Any
 import pytest
 
 from reader.adapters.sqlite.book_repository import SqliteBookRepository
-from reader.app.chunking import make_chunks
-from reader.app.enrichment_schema import ENRICHMENT_SCHEMA, EnrichmentInvalid, parse_enrichment, validate
+from reader.app.pages.chunking import make_chunks
+from reader.app.pages.enrichment_schema import (
+    ENRICHMENT_SCHEMA,
+    EnrichmentInvalid,
+    parse_enrichment,
+    validate,
+)
 from reader.cli.main import main
 from reader.config import ChatConfig, Config
 from reader.domain.chat_model import TurnCancelled

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from reader.app.chat_history import FILE_LEFT_OUT, estimate_tokens, fit_to_window
+from reader.app.chat.history import FILE_LEFT_OUT, estimate_tokens, fit_to_window
 from reader.config import ChatConfig, Config
 from reader.domain.chat import AnswerEvent, ToolInvocationEvent
 from reader.domain.models import Book

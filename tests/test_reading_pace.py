@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from reader.app.reading_pace import (
+from reader.app.notes.reading_pace import (
     DEFAULT_WPM,
     Pace,
     PageClock,

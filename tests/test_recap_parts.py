@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from textual.widgets import Markdown
 
-from reader.app.knowledge_tools import BookKnowledge, story_so_far
-from reader.app.model_summary import MAP_PROMPT, PART_PROMPT, RECAP_PROMPT
-from reader.app.page_lookup import page_label
-from reader.app.recap_text import render_recap
-from reader.app.story_outline import OPENING, story_outline
+from reader.app.chat.knowledge_tools import BookKnowledge, story_so_far
+from reader.app.knowledge.model_summary import MAP_PROMPT, PART_PROMPT, RECAP_PROMPT
+from reader.app.knowledge.recap_text import render_recap
+from reader.app.knowledge.story_outline import OPENING, story_outline
+from reader.app.pages.page_lookup import page_label
 from reader.cli.main import main
 from reader.config import ChatConfig, Config
 from reader.domain.knowledge import PartSummary, Recap, SectionSummary

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reader.app.search_terms import query_terms
+from reader.app.search.search_terms import query_terms
 from reader.cli.library_commands import import_sample
 from reader.cli.main import main
 from reader.domain.errors import ReaderError

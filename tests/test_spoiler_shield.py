@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-from reader.app.chat_history import MODEL_NOTE
-from reader.app.shield_book import BookTextIndex
-from reader.app.shield_rules import ShieldIndex
-from reader.app.spoiler_shield import HELD_NOTICE, verdict
+from reader.app.chat.history import MODEL_NOTE
+from reader.app.shield.book_index import BookTextIndex
+from reader.app.shield.rules import ShieldIndex
+from reader.app.shield.spoiler_shield import HELD_NOTICE, verdict
 from reader.cli.main import main
 from reader.domain.chat import AnswerEvent, ShieldEvent, TextDelta
 from reader.domain.knowledge import ConceptName

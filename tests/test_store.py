@@ -10,7 +10,7 @@ from reader.adapters.sqlite.book_repository import SqliteBookRepository
 from reader.adapters.sqlite.chunk_repository import SqliteChunkRepository
 from reader.adapters.sqlite.connection import open_connection
 from reader.adapters.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
-from reader.app.chunking import join_chunks, make_chunks, split_page
+from reader.app.pages.chunking import join_chunks, make_chunks, split_page
 from reader.domain.models import Book, Chapter, Page
 
 

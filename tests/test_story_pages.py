@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reader.app.story_pages import SHORT_PAGE, find_story_pages
+from reader.app.pages.story_pages import SHORT_PAGE, find_story_pages
 from reader.domain.models import Chapter
 
 PROSE = (

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from reader.app.story_outline import story_outline
-from reader.app.summaries import EXTRACTIVE
+from reader.app.knowledge.story_outline import story_outline
+from reader.app.knowledge.summaries import EXTRACTIVE
 from reader.cli.library_commands import import_sample
 from reader.cli.main import main
 from reader.config import ChatConfig, Config
@@ -200,7 +200,7 @@ def test_recap_and_xray_commands(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_a_model_recap_that_leaks_a_later_name_stops_before_it(server) -> None:
-    from reader.app.spoiler_shield import HELD_SUMMARY
+    from reader.app.shield.spoiler_shield import HELD_SUMMARY
 
     services, book_id = sample(5, model_config(server))
     server.script_chat(

@@ -9,15 +9,15 @@ from textual.widgets import Input, OptionList, Static
 
 from reader.services import Services
 from reader.tui.app import ReaderApp
+from reader.tui.panes.library_pane import LibraryPane
+from reader.tui.panes.page_viewer import PageViewer
 from reader.tui.screens.confirm_screen import ConfirmScreen
 from reader.tui.screens.goto_screen import GoToScreen
 from reader.tui.screens.help_screen import HelpScreen
 from reader.tui.screens.toc_screen import TocScreen
 from reader.tui.widgets.book_list import BookList
-from reader.tui.widgets.library_pane import LibraryPane
 from reader.tui.widgets.page_header import PageHeader
 from reader.tui.widgets.page_text import PageText
-from reader.tui.widgets.page_viewer import PageViewer
 from tests.support.scripted_server import ScriptedServer
 from tests.tui_helpers import sample_services, wait_until, write_book
 

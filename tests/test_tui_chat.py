@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 from textual.widgets import Button, Collapsible, Input, Markdown, OptionList, Static
 
-from reader.app.chat_with_book import ChatWithBookUseCase
+from reader.app.chat.chat_with_book import ChatWithBookUseCase
 from reader.domain.models import Book
 from reader.services import Services
 from reader.tui.app import ReaderApp
 from reader.tui.citations import linkify_citations
+from reader.tui.panes.chat_pane import CONFIG_EXAMPLE, ChatPane
 from reader.tui.screens.conversations_screen import ConversationsScreen
 from reader.tui.widgets.chat_items import CodeItem, ErrorItem, NoticeItem, QuestionItem, ToolCallItem
-from reader.tui.widgets.chat_pane import CONFIG_EXAMPLE, ChatPane
 from tests.chat_helpers import chat_services, later_texts, tool_messages
 from tests.support import scripted_server as scripted
 from tests.support.scripted_server import ScriptedServer

@@ -9,7 +9,7 @@ import pytest
 from textual.widgets import Button, Markdown
 
 from reader.tui.app import ReaderApp
-from reader.tui.widgets.chat_pane import ChatPane
+from reader.tui.panes.chat_pane import ChatPane
 from tests.support import scripted_server as scripted
 from tests.tui_helpers import sample_services, wait_until
 

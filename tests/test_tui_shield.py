@@ -9,9 +9,9 @@ from textual.widgets import Markdown
 
 from reader.services import Services
 from reader.tui.app import ReaderApp
+from reader.tui.panes.chat_pane import ChatPane
 from reader.tui.screens.confirm_screen import ConfirmScreen
 from reader.tui.widgets.answer_item import AnswerItem, HeldNotice
-from reader.tui.widgets.chat_pane import ChatPane
 from tests.support import scripted_server as scripted
 from tests.test_tui_chat_model import configure_model
 from tests.tui_helpers import sample_services, wait_until
@@ -56,7 +56,8 @@ async def test_held_back_answer_reveals_after_a_confirmation_and_stays_revealed(
             pane = pilot.app.query_one(ChatPane)
             assert conversation is not None
             pane.open_conversation(conversation)
-            await wait_until(pilot, lambda: bool(pane.query(AnswerItem)))
+            # the answer's Markdown fills after the item mounts: wait for its text, not just the item
+            await wait_until(pilot, lambda: bool(pane.query(AnswerItem)) and bool(answers(pane)[0]))
             assert "Morvoren Quay" in answers(pane)[0] and not pane.query(HeldNotice)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from textual.widgets import OptionList, Static
 
-from reader.app.refine_sections import refine_sections
+from reader.app.knowledge.refine_sections import refine_sections
 from reader.tui.app import ReaderApp
 from reader.tui.screens.help_screen import HelpScreen
 from reader.tui.screens.xray_screen import XRayScreen

@@ -16,10 +16,10 @@ from reader.adapters.sqlite.book_repository import SqliteBookRepository
 from reader.adapters.sqlite.connection import open_connection
 from reader.adapters.sqlite.migrations import SCHEMA_VERSION, migrate
 from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
-from reader.app.chat_tools import BookTools
-from reader.app.knowledge_tools import BookKnowledge
-from reader.app.refine_sections import refine_sections
-from reader.app.refined_map import apply_refinements
+from reader.app.chat.knowledge_tools import BookKnowledge
+from reader.app.chat.tools import BookTools
+from reader.app.knowledge.refine_sections import refine_sections
+from reader.app.knowledge.refined_map import apply_refinements
 from reader.cli.library_commands import import_sample
 from reader.cli.main import main
 from reader.config import ChatConfig, Config

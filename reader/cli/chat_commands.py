@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from reader.app.page_lookup import page_label
-from reader.app.spoiler_shield import HELD_NOTICE
+from reader.app.pages.page_lookup import page_label
+from reader.app.shield.spoiler_shield import HELD_NOTICE
 from reader.cli.output import error_line
 from reader.domain.chat import (
     AnswerEvent,

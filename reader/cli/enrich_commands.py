@@ -7,8 +7,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from reader.app.enrich_pages import PageResult, parse_page_range
-from reader.app.page_lookup import page_label, resolve_page
+from reader.app.pages.enrich_pages import PageResult, parse_page_range
+from reader.app.pages.page_lookup import page_label, resolve_page
 from reader.cli.output import ProgressLine, json_line
 from reader.domain.errors import ReaderError
 from reader.domain.models import Page

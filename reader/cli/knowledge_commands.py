@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from reader.app.page_lookup import page_label
+from reader.app.pages.page_lookup import page_label
 from reader.cli.output import ProgressLine, error_line, json_line
 from reader.domain.errors import ReaderError
 from reader.domain.knowledge import ConceptDetail, ConceptEntry, Recap

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from reader.app.book_lookup import describe
-from reader.app.page_lookup import page_label, resolve_page, story_percent
-from reader.app.reading_pace import TimeLeft, format_minutes
+from reader.app.library.book_lookup import describe
+from reader.app.notes.reading_pace import TimeLeft, format_minutes
+from reader.app.pages.page_lookup import page_label, resolve_page, story_percent
 from reader.cli.output import ProgressLine, error_line, json_line
 from reader.domain.models import Book, Page
 from reader.services import SAMPLE_BOOK, Services
@@ -134,9 +134,7 @@ def import_command(args: argparse.Namespace, services: Services) -> int:
 
 
 def reindex_command(args: argparse.Namespace, services: Services) -> int:
-    from reader.adapters.sqlite.migrations import INDEX_VERSION
-
-    books = [services.find_book(q) for q in args.books] if args.books else services.books.stale(INDEX_VERSION)
+    books = [services.find_book(q) for q in args.books] if args.books else services.importer.stale_books()
     if not books:
         print("Every book is indexed by this version of reader; nothing to do.")
         return 0

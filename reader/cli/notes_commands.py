@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from reader.app.notes_export import note_entries, notes_markdown
-from reader.app.page_lookup import page_chapter, page_label
+from reader.app.notes.export import note_entries, notes_markdown
+from reader.app.pages.page_lookup import page_chapter, page_label
 from reader.cli.output import json_line
 from reader.services import Services
 

@@ -7,9 +7,9 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from reader.app.enrich_pages import parse_page_range
-from reader.app.ocr_pages import OcrOutcome, OcrPage
-from reader.app.page_lookup import resolve_page
+from reader.app.library.ocr_pages import OcrOutcome, OcrPage
+from reader.app.pages.enrich_pages import parse_page_range
+from reader.app.pages.page_lookup import resolve_page
 from reader.cli.output import ProgressLine, json_line
 from reader.domain.errors import ReaderError
 from reader.domain.models import Book, Page

@@ -6,13 +6,13 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from reader.app.snippets import make_snippet
+from reader.app.search.snippets import make_snippet
 from reader.cli.output import ProgressLine, json_line
 from reader.domain.errors import ReaderError
 from reader.domain.models import Book, SearchResult
 
 if TYPE_CHECKING:
-    from reader.app.search_books import SearchResponse
+    from reader.app.search.search_books import SearchResponse
     from reader.services import Services
 
 SNIPPET_WIDTH = 200

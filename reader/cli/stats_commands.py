@@ -6,8 +6,8 @@ import argparse
 from datetime import date, timedelta
 from typing import Any
 
-from reader.app.reading_pace import format_minutes
-from reader.app.reading_stats import day_chart, reading_stats
+from reader.app.notes.reading_pace import format_minutes
+from reader.app.notes.reading_stats import day_chart, reading_stats
 from reader.cli.output import json_line
 from reader.services import Services
 

@@ -8,6 +8,15 @@ from reader.domain.errors import EndpointError, ReaderError
 
 
 @dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how patiently to retry a rate-limited or failing model call."""
+
+    retries: int = 3
+    backoff: float = 1.0
+    """Seconds before the first retry; doubled for each further one."""
+
+
+@dataclass(frozen=True)
 class ModelToolCall:
     """A tool call as the model sent it; `arguments` is the raw JSON text (it may be malformed)."""
 

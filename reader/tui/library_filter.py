@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reader.app.title_match import title_score
+from reader.app.text.title_match import title_score
 from reader.domain.models import Book
 
 FILTER_CUTOFF = 70

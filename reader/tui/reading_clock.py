@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from reader.app.reading_pace import Pace, PageClock, TimeLeft, counts_as_reading
+from reader.app.notes.reading_pace import Pace, PageClock, TimeLeft, counts_as_reading
 from reader.domain.models import Book
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ class ReadingClock:
         """Time left in the chapter and the book at the page on screen (None until the words are loaded)."""
         if self.words is None or self.book_id != session.book.id:
             return None
-        from reader.app.reading_time import ReadingTimeUseCase
+        from reader.app.notes.reading_time import ReadingTimeUseCase
 
         return ReadingTimeUseCase.time_left(
             session.book, session.chapters, self.words, session.number, self.wpm

@@ -6,8 +6,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reader.app.page_lookup import page_chapter, page_label, resolve_page, story_percent
-from reader.app.reading_pace import TimeLeft
+from reader.app.notes.reading_pace import TimeLeft
+from reader.app.pages.page_lookup import page_chapter, page_label, resolve_page, story_percent
 from reader.domain.models import FIGURE_IMPORTANCE, Book, Chapter, Page
 
 FAR_AHEAD = 5

@@ -16,6 +16,9 @@ IntegrityError = sqlean.IntegrityError
 OperationalError = sqlean.OperationalError
 DatabaseError = sqlean.DatabaseError
 
+BUSY_TIMEOUT_MS = 10_000
+"""How long a write waits for another connection's write lock before it fails."""
+
 
 def open_connection(path: Path | str, *, check_same_thread: bool = True) -> Any:
     """Open (creating if needed) the library file, load sqlite-vec and bring the schema up to date."""
@@ -28,7 +31,7 @@ def open_connection(path: Path | str, *, check_same_thread: bool = True) -> Any:
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA busy_timeout = 10000")
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     migrate(conn)
     return conn
 

@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from reader.app.snippets import make_snippet
+from reader.app.search.snippets import make_snippet
 from reader.domain.errors import ReaderError
 from reader.domain.models import SearchResult
 from reader.tui.screens.input_dialog import InputDialog

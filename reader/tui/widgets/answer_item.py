@@ -10,11 +10,10 @@ from textual.containers import Vertical
 from textual.widgets import Button, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
-from reader.app.spoiler_shield import HELD_NOTICE
+from reader.app.shield.spoiler_shield import HELD_NOTICE
 from reader.domain.chat import Citation
 from reader.tui.citations import citation_labels, label_from_href, linkify_citations
-from reader.tui.widgets.chat_items import CitationFollowed
-from reader.tui.widgets.citation_bar import CitationBar
+from reader.tui.widgets.citation_bar import CitationBar, CitationFollowed
 
 REVEAL_HINT = "Ctrl+R reveals it."
 

@@ -9,7 +9,7 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from reader.app.page_lookup import story_percent
+from reader.app.pages.page_lookup import story_percent
 from reader.domain.enrichment import EnrichmentStatus
 from reader.domain.models import Book
 

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.containers import HorizontalScroll, Vertical
 from textual.content import Content
-from textual.message import Message
 from textual.widgets import Collapsible, Static
 
 from reader.domain.models import SearchResult
@@ -20,15 +19,6 @@ if TYPE_CHECKING:
 RESULT_PREVIEW_CHARS = 1200
 THINKING = "Thinking…"
 """Shown under a question until the first part of its answer arrives."""
-
-
-class CitationFollowed(Message):
-    """The reader asked to open a cited page (`page` when known, else resolve `label`)."""
-
-    def __init__(self, label: str, page: int | None) -> None:
-        super().__init__()
-        self.label = label
-        self.page = page
 
 
 class QuestionItem(Static):

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from textual.app import ComposeResult
 from textual.events import Resize
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
@@ -14,6 +15,15 @@ from reader.tui.fit_text import cells
 TITLE = "Pages:"
 BUTTON_PAD = 2
 """Cells a compact button adds around its label."""
+
+
+class CitationFollowed(Message):
+    """The reader asked to open a cited page (`page` when known, else resolve `label`)."""
+
+    def __init__(self, label: str, page: int | None) -> None:
+        super().__init__()
+        self.label = label
+        self.page = page
 
 
 def citation_button(label: str) -> Button:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from textual.content import Content
 from textual.widget import Widget
 
-from reader.app.reading_pace import format_minutes
+from reader.app.notes.reading_pace import format_minutes
 from reader.tui.fit_text import Part, cells, drop_to_fit, elide
 from reader.tui.reading_session import ShownPage
 

@@ -1,0 +1,73 @@
+"""With no model configured: what the concept map knows of the people and places the question names,
+and the passages from pages already read that best match it (or the recap, when it asks for one)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Generator
+
+from reader.app.chat.turn import TurnContext
+from reader.app.knowledge.question_router import concept_hits
+from reader.domain.chat import AnswerEvent, ChatEvent, NoticeEvent
+
+PASSAGES = 3
+CONCEPTS = 2
+"""X-Ray entries shown for the people, places and terms a question names."""
+RECAP_QUESTION = re.compile(
+    r"\b(story so far|recap|summar(y|ise|ize)|what (has )?happened so far|catch me up)\b", re.IGNORECASE
+)
+PASSAGE_CHARS = 600
+
+
+def shorten(text: str, limit: int = PASSAGE_CHARS) -> str:
+    """`text` cut at a word boundary near `limit`, with an ellipsis when cut."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[: cut if cut > limit // 2 else limit].rstrip(",;: ") + " …"
+
+
+class OfflinePassagesStrategy:
+    """Answers from the book itself: cited passages, and one line on configuring a model."""
+
+    name = "offline"
+
+    def __init__(self, hint: str) -> None:
+        self.hint = hint
+
+    def run(self, context: TurnContext) -> Generator[ChatEvent, None, None]:
+        yield NoticeEvent(self.hint)
+        label = context.label
+        if RECAP_QUESTION.search(context.question) and context.tools.knowledge is not None:
+            recap = context.tools.story_so_far({})
+            yield AnswerEvent(recap.formatted_text, offline=True)
+            return
+        known = self._concepts(context)
+        result = context.tools.search_book({"query": context.question})
+        hits = list(result.results)[:PASSAGES]
+        if not hits and not known:
+            yield AnswerEvent(
+                f"Nothing in the pages you have read (up to p. {label}) matches that; try other words.",
+                offline=True,
+            )
+            return
+        parts = [*known]
+        if hits:
+            passages = "\n\n".join(f"> {shorten(hit.content)} [{hit.page_citation}]" for hit in hits)
+            parts.append(f"The passages up to p. {label} that best match your question:\n\n{passages}")
+        yield AnswerEvent("\n\n".join(parts), offline=True)
+
+    @staticmethod
+    def _concepts(context: TurnContext) -> list[str]:
+        """The X-Ray entries of the people, places and terms the question names (met so far)."""
+        knowledge = context.tools.knowledge
+        if knowledge is None:
+            return []
+        entries = knowledge.xray.entries(context.book.id, context.tools.current_page)
+        found = []
+        for entry in concept_hits(context.question, entries)[:CONCEPTS]:
+            text = context.tools.lookup_concept({"name": entry.name}).formatted_text
+            head, _, rest = text.partition("\n")
+            found.append(f"**{head}**\n{rest.split(chr(10) + 'Passages:')[0]}")
+        return found

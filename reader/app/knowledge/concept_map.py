@@ -1,0 +1,671 @@
+"""The concept map of a book, built at import with no model: people, places and key terms.
+
+Names are runs of capitalised words that are capitalised mid-sentence too (a capital at the start
+of a sentence proves nothing), frequent enough to matter. Aliases ("Mr. Thorne", "Thorne",
+"Gideon Thorne") are merged into one concept; the kind comes from simple cues (titles and speech
+verbs for people; place words, "the X" and prepositions like at/in/to for places). Key terms are
+the book's most distinctive lower-case words by TF-IDF over its pages, general English excluded
+(`key_terms`).
+
+It runs inside every import, so it works on the whole book at once: one regex pass finds every run
+of capitalised words in the book's text, each distinct run is split and judged once, and the
+per-occurrence work is C loops (map, Counter, str.split) or a few dictionary operations. Only a
+sample of mentions has its surrounding words read. The result is the same as judging page by
+page with `find_names`.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate, chain, compress, repeat, starmap
+from operator import itemgetter
+
+from reader.app.knowledge.concept_aliases import Cluster, NameForm, group_names
+from reader.app.knowledge.key_terms import BookWords, key_terms, term_count
+from reader.app.knowledge.name_finder import (
+    ADDRESS_WORDS,
+    NOT_NAMES,
+    PERSON_TITLES,
+    PLACE_PREFIXES,
+    bare,
+    context_of,
+    is_title,
+    run_spans,
+    sentence_start_by_prefix,
+    split_run,
+    starts_sentence,
+    strip_possessive,
+)
+from reader.domain.knowledge import ConceptAlias, ExtractedConcept
+
+SHARED_TITLES = frozenset(
+    "Reverend Captain Doctor Professor Colonel Major Inspector Sergeant Admiral".split()
+)
+"""Titles that alone ("the Reverend") name the one character who bears them, when only one does."""
+
+SPEECH_VERBS = frozenset(
+    """said says say asked asks replied answered cried called shouted whispered murmured muttered
+    laughed smiled nodded sighed frowned shrugged grinned added told thought knew felt looked turned
+    went came stood sat took gave wrote read walked ran rose spoke began continued insisted admitted
+    agreed explained remarked exclaimed snapped demanded""".split()
+)
+TALK_VERBS = frozenset(
+    """said says asked asks replied answered cried shouted whispered murmured muttered exclaimed
+    remarked snapped demanded retorted observed inquired enquired sighed screamed""".split()
+)
+"""Verbs of speech around a name ("said the Hatter", "the Duchess asked"): whoever talks is a person."""
+PLACE_WORDS = frozenset(
+    """parsonage lodge rectory vicarage grange priory asylum hospital hotel terrace crescent avenue
+    embankment barracks monastery convent cemetery churchyard mews heights district province empire
+    canal channel gulf meadows orchard fortress theatre museum prison gaol docks estate plantation
+    villa chateau château redoubt battery cloister
+    rock rocks head cove quay bay harbour harbor island isle street lane road square hill hills mount
+    mountain mountains river lake castle hall house abbey church chapel cathedral inn tavern bridge park
+    point cape sound strait valley wood woods forest moor marsh field fields town city port court place
+    gate tower farm manor cottage row sea ocean coast beach cliff cliffs creek brook falls ford green
+    common heath downs wharf pier station palace gardens garden county shire kingdom village""".split()
+)
+ORGANISATION_WORDS = frozenset(
+    """board company society council committee office navy army guild club college university school
+    court trust bank institute ministry department service league party union church regiment battalion
+    brigade division corps squadron guards grenadiers hussars dragoons cuirassiers uhlans chasseurs
+    cavalry infantry artillery militia gazette chronicle herald magazine times courier""".split()
+)
+PLACE_OR_BODY_WORDS = PLACE_WORDS | ORGANISATION_WORDS
+VESSEL_WORDS = frozenset(
+    "schooner ship brig barque steamer yacht frigate lugger vessel hms boat sloop".split()
+)
+NOT_AGENT_VERBS = frozenset("seemed appeared remained lined covered surrounded crowded called named".split())
+"""Past tenses a place is often the subject of ("the Park seemed deserted")."""
+_OWNER_AFTER = re.compile(r"[^\w\n]{0,3}[\w'’]+\s+(his|her|His|Her)\b")
+"""A preposition and "his"/"her" right after a name ("Hildesheim in his office")."""
+DATIVE_VERBS = frozenset(
+    """said say says spoke speak speaking talked talking wrote write writes written gave give gives handed
+    showed replied answered introduced married belonged nodded bowed whispered listened explained owed
+    lent paid offered""".split()
+)
+"""Words before "to"/"from" that make what follows a person ("wrote to", "replied to")."""
+LOCATIVE = frozenset(
+    """at in into to from toward towards near on over across beyond off past round around under above
+    below through onto behind outside inside within along via""".split()
+)
+
+
+@dataclass
+class _Cues:
+    """Counts of what surrounds a concept's mentions."""
+
+    total: int = 0
+    titles: int = 0
+    speech: int = 0
+    place_words: int = 0
+    organisation: int = 0
+    locative: int = 0
+    the: int = 0
+    talk: int = 0
+    vessel: bool = False
+
+
+def min_mentions(page_count: int) -> int:
+    """How often a name must appear to be a concept: twice in a short book, more in a long one."""
+    return 2 if page_count < 150 else 3 if page_count < 500 else 4
+
+
+@lru_cache(maxsize=65536)
+def core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """The name words of a run: no titles, no initials ("Rev. J. Ashby" -> ("Ashby",))."""
+    return tuple(
+        bare(t) if bare(t).lower() not in PLACE_PREFIXES else t
+        for t in tokens
+        if not is_title(t) and len(bare(t)) > 1
+    )
+
+
+_PAGE_BREAK = "\n\n\n"
+"""Between pages in the book's text: no name runs across it, no sentence context either."""
+_UNSEEN = object()
+
+
+class _Name:
+    """Every mention of one name (one alias) in the book: where it is and what precedes it."""
+
+    __slots__ = ("key", "tokens", "mentions", "the", "possessive")
+
+    def __init__(self, key: str, tokens: tuple[str, ...]) -> None:
+        self.key = key
+        self.tokens = tokens
+        self.mentions: list[tuple[int, int, bool]] = []
+        """(start, end, preceded by a stripped "the") in the book's text, in reading order."""
+        self.the = 0
+        """How many mentions follow a "the" stripped from the run ("The Teeth" -> "Teeth")."""
+        self.possessive = 0
+
+
+@dataclass
+class _Book:
+    """The book's text as one string (pages apart) and the name runs found in it."""
+
+    text: str
+    starts: list[int]
+    """Where each page's text begins in `text` (page 1 first)."""
+    names: dict[str, _Name]
+    titles: list[tuple[int, int, bool, tuple[str, ...]]]
+    """Runs that are titles alone ("the Reverend"): (start, end, the, tokens) in reading order."""
+
+    def page(self, position: int) -> int:
+        return bisect_right(self.starts, position)
+
+    def context(self, start: int, end: int) -> tuple[tuple[str, ...], str]:
+        return context_of(self.text, start, end, self.starts[self.page(start) - 1])
+
+
+def build_concept_map(
+    pages: Sequence[str], headings: Mapping[int, Sequence[str]] | None = None
+) -> list[ExtractedConcept]:
+    """People, places and key terms of a book whose page texts are `pages` (page 1 first).
+
+    `headings` maps a page number to chapter titles printed on it; their title-case words are
+    ignored when looking for names.
+    """
+    headings = headings or {}
+    with _collector_paused():
+        return _build(pages, headings)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector: the build allocates many short-lived objects (no cycles),
+    and each collection they trigger walks the whole heap, a large one in the app (measured: 15% of
+    the build in a bare process)."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[ExtractedConcept]:
+    words = BookWords.of(pages)
+    texts: list[str] = []
+    for number, text in enumerate(pages, start=1):
+        for title in headings.get(number, ()):
+            text = text.replace(title, " ", 1)
+        texts.append(text)
+    book = _find_names(texts, words.lower)
+    threshold = min_mentions(len(pages))
+    _fold_rare_runs(book.names, words.lower, threshold)
+    clusters = group_names(
+        {key: name.mentions for key, name in book.names.items()}, _forms(book.names), threshold
+    )
+    concepts = _name_concepts(book, clusters, threshold)
+    taken = {word.lower() for concept in concepts for alias in concept.aliases for word in alias.text.split()}
+    concepts.extend(key_terms(words, taken, term_count(len(pages))))
+    return concepts
+
+
+def _fold_rare_runs(names: dict[str, _Name], lower: Counter[str], threshold: int) -> None:
+    """Rare runs that are an established name after a common word ("Eventually Peter") or two
+    established names side by side ("London Lydia") count as those names instead."""
+    established = {key for key, name in names.items() if len(name.mentions) >= threshold}
+    for key in [k for k, name in names.items() if len(name.tokens) > 1 and k not in established]:
+        tokens = names[key].tokens
+        if any(is_title(t) for t in tokens):
+            continue
+        parts: list[str] = []
+        for cut in range(1, len(tokens)):
+            head, tail = " ".join(tokens[:cut]), " ".join(tokens[cut:])
+            if tail not in established:
+                continue
+            if head in established:
+                parts = [head, tail]
+                break
+            if all(bare(t) not in established for t in tokens[:cut]):
+                parts = [tail]
+                break
+        if parts:
+            name = names.pop(key)
+            for part in parts:
+                names[part].mentions.extend(name.mentions)
+                names[part].mentions.sort()
+
+
+def _forms(names: Mapping[str, _Name]) -> dict[str, NameForm]:
+    return {
+        key: NameForm(
+            core_tokens(name.tokens),
+            frozenset(PERSON_TITLES[bare(t).lower()] for t in name.tokens if is_title(t)),
+            len(name.tokens) > 1
+            and (
+                bare(name.tokens[-1]).lower() in PLACE_OR_BODY_WORDS
+                or bare(name.tokens[0]).lower() in PLACE_PREFIXES
+            ),
+        )
+        for key, name in names.items()
+    }
+
+
+def _scan(texts: Sequence[str]) -> tuple[str, list[int], list[int], list[str]]:
+    """The book's text (pages apart), where its pages start, and where each run of capitalised
+    words starts and what it is."""
+    text = _PAGE_BREAK + _PAGE_BREAK.join(texts)
+    starts, at = [], 0
+    for page in texts:
+        at += len(_PAGE_BREAK)
+        starts.append(at)
+        at += len(page)
+    spans = run_spans(text)  # one regex pass over the book, then C loops (map) over its matches
+    return text, starts, list(map(itemgetter(0), spans)), list(map(text.__getitem__, starmap(slice, spans)))
+
+
+def _find_names(texts: Sequence[str], lower: Counter[str]) -> _Book:
+    """Every name mention in the book, grouped by name; sentence-initial grammar words dropped,
+    common words rejected (what `find_names` finds page by page, judged as a whole)."""
+    text, starts, run_starts, runs = _scan(texts)
+    pieces: dict[str, tuple[tuple[tuple[str, ...], int, int, bool, bool | None], ...]] = {}
+    for run in set(runs):
+        pieces[run] = (
+            ()
+            if run.lower() in NOT_NAMES
+            else tuple(
+                (tokens, start, end - start, possessive, starts_sentence(run, start) if start else None)
+                for tokens, start, end, possessive in split_run(run)
+            )
+        )
+    # one pass over the runs: their start positions grouped by (tokens, initial, possessive, length)
+    groups: dict[tuple[tuple[str, ...], bool, bool, int], list[int]] = {}
+    by_prefix: dict[str, bool | None] = {}
+    named = {run for run, found in pieces.items() if found}
+    for run, at in compress(zip(runs, run_starts, strict=True), map(named.__contains__, runs)):
+        for tokens, offset, length, possessive, initial in pieces[run]:
+            begin = at + offset
+            if initial is None:
+                prefix = text[begin - 2 : begin]
+                decided = by_prefix.get(prefix, _UNSEEN)
+                if decided is _UNSEEN:
+                    decided = by_prefix[prefix] = sentence_start_by_prefix(prefix)
+                initial = starts_sentence(text, begin) if decided is None else bool(decided)
+            seen = (tokens, initial, possessive, length)
+            group = groups.get(seen)
+            if group is None:
+                groups[seen] = [begin]
+            else:
+                group.append(begin)
+    judge = _judge(groups, lower)
+    names: dict[str, _Name] = {}
+    titles: list[tuple[int, int, bool, tuple[str, ...]]] = []
+    for (tokens, initial, possessive, length), begins in groups.items():
+        verdict = judge(tokens, initial)
+        if verdict is None:
+            continue
+        tokens, the = verdict
+        if all(is_title(t) for t in tokens):
+            titles.extend((begin, begin + length, the, tokens) for begin in begins)
+            continue
+        key = " ".join(tokens)
+        name = names.get(key)
+        if name is None:
+            name = names[key] = _Name(key, tokens)
+        name.mentions.extend((begin, begin + length, the) for begin in begins)
+        name.the += the * len(begins)
+        name.possessive += possessive * len(begins)
+    for name in names.values():
+        name.mentions.sort()  # reading order (each group is in order already: a merge)
+    titles.sort()
+    return _Book(text, starts, names, titles)
+
+
+def _judge(
+    groups: Mapping[tuple[tuple[str, ...], bool, bool, int], Sequence[int]], lower: Counter[str]
+) -> Callable[[tuple[str, ...], bool], tuple[tuple[str, ...], bool] | None]:
+    """Whether a run is a name, given every run of the book: (name tokens, preceded by "the"), or None."""
+    mid_runs = set()
+    mid_tokens: Counter[str] = Counter()
+    for (tokens, initial, _, _), begins in groups.items():
+        if not initial:
+            mid_runs.add(tokens)
+            for token in tokens:
+                mid_tokens[token] += len(begins)
+
+    def common(token: str) -> bool:
+        word = bare(token)
+        if is_title(token):
+            return False
+        return word.lower() in NOT_NAMES or lower[word.lower()] >= max(1, mid_tokens[token])
+
+    def judge(tokens: tuple[str, ...], initial: bool) -> tuple[tuple[str, ...], bool] | None:
+        the = False
+        if initial:
+            while len(tokens) > 1 and tokens not in mid_runs and common(tokens[0]):
+                the = bare(tokens[0]).lower() == "the"
+                tokens = tokens[1:]
+        while len(tokens) > 1 and bare(tokens[0]).lower() in ("the", "a", "an"):
+            the, tokens = True, tokens[1:]
+        while len(tokens) > 1 and len(bare(tokens[0])) == 1:  # "T. Tobias": an initial, not a name
+            tokens = tokens[1:]
+        while (
+            len(tokens) > 1
+            and tokens[-2].endswith(("'s", "’s"))
+            and bare(tokens[-1]).lower() not in PLACE_OR_BODY_WORDS
+            and not is_title(strip_possessive(tokens[-2]))
+            and (common(tokens[-1]) or lower[bare(tokens[-1]).lower()] >= 2)
+        ):
+            # "Seward's Diary", "Harker's Journal" (a word the book also writes in lower case): the
+            # owner is the name, even where headings capitalise the word more often than the text
+            tokens = (*tokens[:-2], strip_possessive(tokens[-2]))
+        if all(is_title(t) for t in tokens):
+            return tokens, the
+        core = core_tokens(tokens)
+        if not core or all(bare(t).lower() in NOT_NAMES for t in core):
+            return None
+        if any(bare(t).lower() in ADDRESS_WORDS for t in tokens):
+            return None
+        if len(core) == 1 and not any(is_title(t) for t in tokens):
+            word = core[0]
+            if bare(word).lower() in NOT_NAMES or lower[word.lower()] >= max(1, mid_tokens[word]):
+                return None
+            if not mid_tokens[word]:
+                return None
+        elif len(core) > 1 and tokens not in mid_runs and all(common(t) for t in core):
+            return None
+        return tokens, the
+
+    verdicts: dict[tuple[tuple[str, ...], bool], tuple[tuple[str, ...], bool] | None] = {}
+
+    def cached(tokens: tuple[str, ...], initial: bool) -> tuple[tuple[str, ...], bool] | None:
+        key = (tokens, initial)
+        if key not in verdicts:
+            verdicts[key] = judge(tokens, initial)
+        return verdicts[key]
+
+    return cached
+
+
+def _kind(cues: _Cues, core_length: int) -> str:
+    """person, place or term from the cues of every mention of a concept."""
+    total = max(1, cues.total)
+    if cues.vessel:
+        return "term"
+    if cues.organisation and cues.organisation >= cues.place_words:
+        return "term"
+    if cues.place_words and cues.place_words > cues.titles:
+        return "place"
+    if cues.titles or cues.talk >= max(2, 0.1 * total):
+        return "person"
+    if cues.the >= total / 2:  # "the Knave": a character if it ever talks, else a place or a thing
+        if cues.talk:
+            return "person"
+        return "place" if cues.locative >= 0.3 * total else "term"
+    if cues.locative >= 0.3 * total and cues.locative > cues.speech:
+        return "place"
+    return "person"
+
+
+CONTEXT_SAMPLE = 30
+"""Mentions per concept (and per alias) whose surrounding words are read to judge its kind and article."""
+
+
+def _sample_indexes(total: int, limit: int) -> Sequence[int]:
+    """At most `limit` indexes spread evenly over `total` items."""
+    if total <= limit:
+        return range(total)
+    step = total / limit
+    return [int(i * step) for i in range(limit)]
+
+
+@dataclass
+class _Alias:
+    """What one name of a concept adds up to: where first seen, how often, and its articles."""
+
+    first_page: int
+    count: int = 0
+    the: int = 0
+    judged: int = 0
+    """Mentions whose preceding words are known (all those with "the"; a sample of the others)."""
+    possessive: int = 0
+
+
+def _title_mentions(
+    book: _Book, clusters: list[Cluster[tuple[int, int, bool]]], threshold: int
+) -> dict[int, list[tuple[str, int, bool]]]:
+    """Titles used alone ("the Count", "the Reverend") as mentions of the one concept bearing that
+    title; a title no named concept bears ("the Duchess") becomes a person of its own. A title
+    several concepts bear ("the Prince" among many princes) names nobody for sure and is left out.
+
+    Returns (alias, start, preceded by "the") per concept index; new concepts are appended to
+    `clusters` and `book.names`.
+    """
+    by_title: dict[str, list[int]] = {}
+    for index, cluster in enumerate(clusters):
+        for title in cluster.titles:
+            by_title.setdefault(title, []).append(index)
+    for title, indexes in by_title.items():  # a bearer named once or twice does not make it ambiguous
+        established = [i for i in indexes if len(clusters[i].mentions) >= threshold]
+        by_title[title] = established or indexes
+    extra: dict[int, list[tuple[str, int, bool]]] = {}
+    unowned: dict[str, _Name] = {}
+    for start, end, the, tokens in book.titles:
+        if len(tokens) != 1:
+            continue
+        title = PERSON_TITLES[bare(tokens[-1]).lower()]
+        if not the:
+            previous, _ = book.context(start, end)
+            the = bool(previous) and previous[-1] == "the"
+        if not the and title not in SHARED_TITLES:
+            continue  # "Yes, Sir": an address, not a name
+        owners = by_title.get(title, [])
+        if len(owners) == 1:
+            extra.setdefault(owners[0], []).append((f"the {title}" if the else title, start, the))
+        elif not owners and the:
+            key = f"the {title}"
+            name = unowned.get(key)
+            if name is None:
+                name = unowned[key] = _Name(key, ("the", title))
+            name.mentions.append((start, end, True))
+            name.the += 1
+    for key, name in unowned.items():
+        book.names[key] = name
+        title = PERSON_TITLES[title_key(key)]
+        alone: Cluster[tuple[int, int, bool]] = Cluster((title,))
+        alone.add(key, name.mentions, NameForm((), frozenset({title})))
+        clusters.append(alone)
+    return extra
+
+
+def title_key(alias: str) -> str:
+    """The PERSON_TITLES key of "the Duchess"."""
+    return bare(alias.split()[-1]).lower()
+
+
+def _lands_and_peoples(words: set[str]) -> tuple[set[str], set[str]]:
+    """Capitalised words that name a land ("Austria") because the book also names its people in the
+    plural ("Austrians") or as a known nationality ("Russian"), and those peoples' names. "Julia"
+    stays a person next to a "Julian"."""
+    lands: set[str] = set()
+    peoples: set[str] = set()
+    for word in words:
+        if len(word) < 4 or not word[0].isupper():
+            continue
+        stems = (word, word[:-1]) if word.endswith(("a", "y", "e")) else (word,)
+        for stem in stems:
+            for ending in ("n", "an", "ian", "ese"):
+                people = stem + ending
+                if people != word and (people + "s" in words or people.lower() in NOT_NAMES):
+                    lands.add(word)
+                    peoples.update(p for p in (people, people + "s") if p in words)
+    return lands, peoples
+
+
+def _name_concepts(
+    book: _Book, clusters: list[Cluster[tuple[int, int, bool]]], threshold: int
+) -> list[ExtractedConcept]:
+    names = book.names
+    extra = _title_mentions(book, clusters, threshold)
+    lands, peoples = _lands_and_peoples({word for key in names for word in names[key].tokens})
+    contexts: dict[int, tuple[tuple[str, ...], str]] = {}
+    """The words around each mention read so far, by its start."""
+    judged: Counter[str] = Counter()
+    the_before: Counter[str] = Counter()
+
+    text, page_starts = book.text, book.starts
+
+    def read(key: str, mention: tuple[int, int, bool]) -> tuple[tuple[str, ...], str, bool]:
+        """The words before and after a mention, and whether "the" precedes it."""
+        start, end, the = mention
+        found = contexts.get(start)
+        if found is None:
+            floor = page_starts[bisect_right(page_starts, start) - 1]
+            found = context_of(text, start, end, floor)
+            if found[1] in LOCATIVE:  # "found Hildesheim in his office": "in his" marks a person
+                owner = _OWNER_AFTER.match(text, end, end + 30)
+                if owner:
+                    found = (found[0], f"{found[1]} {owner.group(1).lower()}")
+            if the:  # the run began with "The": what precedes it does not matter, what follows does
+                found = ((), found[1])
+            else:
+                judged[key] += 1
+                the_before[key] += bool(found[0]) and found[0][-1] == "the"
+            contexts[start] = found
+        previous, following = found
+        return previous, following, the or (bool(previous) and previous[-1] == "the")
+
+    concepts: list[ExtractedConcept] = []
+    for index, cluster in enumerate(clusters):
+        more = extra.get(index, [])
+        if len(cluster.mentions) + len(more) < threshold:
+            continue
+        for key in cluster.keys:  # each alias's article ("the Teeth") is judged on its own sample
+            group = names[key].mentions
+            for i in _sample_indexes(len(group), CONTEXT_SAMPLE // 3):
+                read(key, group[i])
+        ends = list(accumulate(len(names[key].mentions) for key in cluster.keys))
+        sampled = []
+        for i in _sample_indexes(len(cluster.mentions), CONTEXT_SAMPLE):
+            key = cluster.keys[bisect_right(ends, i)]
+            sampled.append((names[key].tokens, *read(key, cluster.mentions[i])))
+        kind = "person" if cluster.family else _kind(_cues(sampled), len(cluster.core))
+        if len(cluster.core) == 1 and kind == "person":
+            word = cluster.core[0]
+            if word in peoples or word.endswith("men"):
+                kind = "term"  # "the Austrians", "Frenchmen": a people, not a person
+            elif word in lands:
+                kind = "place"  # "Austria", whose people the book calls "Austrians"
+        aliases: dict[str, _Alias] = {}
+        for key in cluster.keys:
+            name = names[key]
+            aliases[key] = _Alias(
+                book.page(name.mentions[0][0]),
+                len(name.mentions),
+                name.the + the_before[key],
+                name.the + judged[key],
+                name.possessive,
+            )
+        for key, start, the in more:
+            alias = aliases.get(key)
+            if alias is None:
+                alias = aliases[key] = _Alias(book.page(start))
+            alias.count += 1
+            alias.the += the
+            alias.judged += 1
+        starts = chain(map(itemgetter(0), cluster.mentions), map(itemgetter(1), more))
+        per_page = Counter(map(bisect_right, repeat(book.starts), starts))
+        concepts.append(_concept(aliases, per_page, kind, cluster.family))
+    return concepts
+
+
+def _cues(mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool]]) -> _Cues:
+    """Cues from mentions given as (tokens, words before, word after, preceded by "the")."""
+    cues = _Cues()
+    for tokens, previous, following, the in mentions:
+        cues.total += 1
+        first, last = bare(tokens[0]).lower(), bare(tokens[-1]).lower()
+        if any(is_title(t) for t in tokens):
+            cues.titles += 1
+        if (
+            following in SPEECH_VERBS
+            or (previous and previous[-1] in SPEECH_VERBS)
+            or (len(following) > 4 and following.endswith("ed") and following not in NOT_AGENT_VERBS)
+            or following.endswith((" his", " her"))
+        ):  # what speaks, acts or owns ("Hildesheim cleared the box", "in his office") is a person
+            cues.speech += 1
+        before = previous[:-1] if previous and previous[-1] == "the" else previous
+        if following in TALK_VERBS or (before and before[-1] in TALK_VERBS):
+            cues.talk += 1
+        if last in PLACE_WORDS or first in PLACE_PREFIXES:
+            cues.place_words += 1
+        if last in ORGANISATION_WORDS:
+            cues.organisation += 1
+        if previous and previous[-1] in VESSEL_WORDS:
+            cues.vessel = True
+        preposition = previous[:-1] if previous and previous[-1] == "the" else previous
+        if len(preposition) > 1 and preposition[-1] in ("to", "from") and preposition[-2] in DATIVE_VERBS:
+            cues.speech += 1  # "wrote to Hildesheim", "said to the Knave": someone, not somewhere
+        elif previous and (
+            previous[-1] in LOCATIVE
+            or (previous[-1] == "the" and len(previous) > 1 and previous[-2] in LOCATIVE)
+        ):
+            cues.locative += 1
+        cues.the += the
+    return cues
+
+
+def _concept(
+    aliases: Mapping[str, _Alias], per_page: Counter[int], kind: str, family: bool = False
+) -> ExtractedConcept:
+    def display(key: str) -> str:
+        alias = aliases[key]
+        text = key
+        if kind != "person" and alias.possessive >= 0.8 * alias.count and alias.count > 1:
+            text += "'s"
+        judged = max(1, alias.judged)
+        if kind == "person" and not family:  # "the Hatter", never "the Emperor Napoleon"
+            the = alias.the >= 0.8 * judged and not any(is_title(t) for t in key.split())
+        else:  # "the Thames", "the Bennets"
+            the = alias.the >= 0.6 * judged
+        if the and not key.startswith("the "):
+            text = "the " + text
+        return text
+
+    def preference(key: str) -> tuple[int, int, int, int, int]:
+        tokens = tuple(key.split())
+        core = core_tokens(tokens)
+        titled = any(is_title(t) for t in tokens)
+        alias = aliases[key]
+        full = len(core) > 1 and full_names >= max(2, total // 30)
+        if full:  # best a full name ending in a name used alone ("Kutúzov"), then the most used
+            return (0, int(titled), int(core[-1] not in alone), -alias.count, alias.first_page)
+        if all(is_title(t) for t in tokens if t != "the"):  # a title alone ("the Count") names it only where the book gives no name
+            return (2, 0, 0, -alias.count, alias.first_page)
+        bare_surname = not titled and len(core) == 1 and core[0] in surnames  # "Thorne": "Mr. Thorne" first
+        return (1, int(bare_surname), 0, -alias.count, alias.first_page)
+
+    cores = {key: core_tokens(tuple(key.split())) for key in aliases}
+    surnames = {core[-1] for core in cores.values() if len(core) > 1}
+    alone = {core[0] for key, core in cores.items() if len(core) == 1 and not key.startswith("the ")}
+    full_names = sum(aliases[key].count for key, core in cores.items() if len(core) > 1)
+    total = sum(alias.count for alias in aliases.values())
+    """A concept with full names is shown by one, unless the book rarely uses them ("Comte Pierre
+    Besouhoff" once among 1,900 "Pierre", "Wendy Moira Angela Darling" among 350 "Wendy")."""
+
+    keys = list(aliases) if family else sorted(aliases, key=preference)  # a family by its plural
+    named = tuple(ConceptAlias(display(key), aliases[key].first_page, rank) for rank, key in enumerate(keys))
+    unique: dict[str, ConceptAlias] = {}
+    for alias in named:
+        if alias.text not in unique or alias.first_page < unique[alias.text].first_page:
+            unique[alias.text] = alias
+    ordered = tuple(sorted(unique.values(), key=lambda a: a.preference))
+    return ExtractedConcept(
+        name=ordered[0].text,
+        kind=kind,
+        aliases=ordered,
+        mentions=tuple(sorted(per_page.items())),
+    )

@@ -1,0 +1,171 @@
+"""The words of a book's pages and its key terms: the most distinctive lower-case words by TF-IDF.
+
+Part of the concept map (see `concept_map`): general English (the built-in background) and words
+that belong to names are left out; plurals are folded into their singular.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import chain
+
+from reader.app.knowledge.name_finder import NOT_NAMES
+from reader.app.text.background_words import BACKGROUND
+from reader.domain.knowledge import ConceptAlias, ExtractedConcept
+
+_TOKEN = re.compile(r"[\w'’\-]+")
+_LOWER_PREFIX = re.compile(r"[a-z][a-z'’\-]*[a-z]")
+_ASCII_SPACES = str.maketrans({c: " " for c in map(chr, range(128)) if not (c.isalnum() or c in "_'-\x01")})
+"""Every ASCII character that is not part of a word to a space; \\x01 (a stand-in for ’) is kept."""
+_TYPOGRAPHIC_SPACES = "“”‘—–…"
+"""Punctuation common in typeset books that is not part of a word."""
+
+
+def term_count(page_count: int) -> int:
+    """How many key terms a book gets."""
+    return min(40, 6 + page_count // 5)
+
+
+def page_words(text: str) -> list[str]:
+    """The words of a page in order: its runs of letters, digits, apostrophes and hyphens.
+
+    A ’ inside a word may come back as \\x01 (see `_restore`)."""
+    if "\x01" in text:
+        return _TOKEN.findall(text)
+    if not text.isascii():
+        # curly quotes and dashes are most of what makes a page non-ASCII: with ’ as \x01 and the
+        # others as spaces the page usually is ASCII, and splits as fast
+        simpler = text.replace("’", "\x01")
+        for mark in _TYPOGRAPHIC_SPACES:
+            simpler = simpler.replace(mark, " ")
+        try:
+            text = simpler.encode("ascii").decode("ascii")
+        except UnicodeEncodeError:
+            return _TOKEN.findall(text)
+    return text.translate(_ASCII_SPACES).split()  # C loops: several times faster than a regex
+
+
+def _restore(word: str) -> str:
+    return word.replace("\x01", "’")
+
+
+@dataclass
+class BookWords:
+    """The words of every page, and how often each lower-case word occurs in the book.
+
+    A lower-case word is the lower-case start of a word ("rock's", "well-known"); a word starting
+    with a capital has none.
+    """
+
+    pages: list[list[str]]
+    lower: Counter[str]
+    lower_of: dict[str, str]
+    """Each word that has a lower-case word, to that word."""
+
+    @classmethod
+    def of(cls, pages: Sequence[str]) -> BookWords:
+        words = [page_words(text) for text in pages]
+        lower: Counter[str] = Counter()
+        lower_of: dict[str, str] = {}
+        for word, count in Counter(chain.from_iterable(words)).items():
+            if "a" <= word[0] <= "z" and (match := _LOWER_PREFIX.match(_restore(word))):
+                lower_of[word] = form = match.group()
+                lower[form] += count
+        return cls(words, lower, lower_of)
+
+
+NOT_NOUN_ENDINGS = ("ly", "ing", "ed", "ous", "ful", "less", "ible", "able", "ish", "ive", "est")
+"""Endings of adverbs, adjectives and verb forms: a key term is a thing, a being or an idea."""
+DETERMINERS = frozenset(
+    "the a an his her their my your our its this that these those some any every each whose another".split()
+)
+NOUN_SHARE = 0.25
+"""The share of a term's uses a determiner must come before (right before, or one word earlier):
+"the pirates", "a little house" - while "are", "till" or "replied" almost never follow one."""
+CANDIDATES = 3
+"""How many times `limit` candidates are checked for being nouns."""
+
+
+def _noun_like(candidates: set[str], stem_of_word: dict[str, str], pages: list[list[str]]) -> set[str]:
+    """The candidate stems a determiner comes before in at least NOUN_SHARE of their uses."""
+    uses: dict[str, int] = dict.fromkeys(candidates, 0)
+    after_determiner: dict[str, int] = dict.fromkeys(candidates, 0)
+    for page in pages:
+        for index, word in enumerate(page):
+            stem = stem_of_word.get(word)
+            if stem is None or stem not in uses:
+                continue
+            uses[stem] += 1
+            before = page[max(0, index - 2) : index]
+            if any(w.lower() in DETERMINERS for w in before):
+                after_determiner[stem] += 1
+    return {stem for stem in candidates if after_determiner[stem] >= NOUN_SHARE * max(1, uses[stem])}
+
+
+def key_terms(words: BookWords, taken: set[str], limit: int) -> list[ExtractedConcept]:
+    """The book's most distinctive lower-case nouns (TF-IDF over pages), plurals folded in."""
+    lower = words.lower
+    pages = len(words.pages)
+    groups: dict[str, list[str]] = {}
+    for word in lower:
+        if (
+            len(word) < 3
+            or word in BACKGROUND
+            or word in NOT_NAMES
+            or word in taken
+            or "'" in word
+            or "’" in word
+            or word.endswith(NOT_NOUN_ENDINGS)
+        ):
+            continue
+        stem = word
+        for suffix in ("es", "s"):
+            if word.endswith(suffix) and word[: -len(suffix)] in lower:
+                stem = word[: -len(suffix)]
+                break
+        if stem in BACKGROUND:
+            continue
+        groups.setdefault(stem, []).append(word)
+    minimum = 3 if pages < 100 else 5
+    totals = {stem: sum(lower[form] for form in forms) for stem, forms in groups.items()}
+    stem_of = {form: stem for stem, forms in groups.items() if totals[stem] >= minimum for form in forms}
+    stem_of_word = {word: stem_of[form] for word, form in words.lower_of.items() if form in stem_of}
+    # per page, how often each stem occurs: C loops over the page's words
+    on_page = [Counter(filter(None, map(stem_of_word.get, page))) for page in words.pages]
+    document_frequency: Counter[str] = Counter(chain.from_iterable(on_page))
+    scored: list[tuple[float, str]] = []
+    for stem in groups:
+        total = totals[stem]
+        spread = document_frequency[stem]
+        if total < minimum or spread < 2:
+            continue
+        scored.append((total * math.log(1 + pages / spread), stem))
+    scored.sort(reverse=True)
+    candidates = scored[: limit * CANDIDATES]
+    nouns = _noun_like({stem for _, stem in candidates}, stem_of_word, words.pages)
+    chosen = [(score, stem) for score, stem in candidates if stem in nouns][:limit]
+    forms_chosen = {form for _, stem in chosen for form in groups[stem]}
+    words_of: dict[str, set[str]] = {}
+    for word, form in words.lower_of.items():
+        if form in forms_chosen:
+            words_of.setdefault(form, set()).add(word)
+    concepts = []
+    for _, stem in chosen:
+        forms = sorted(groups[stem], key=lambda form: -lower[form])
+        per_page = [
+            (number, counts[stem]) for number, counts in enumerate(on_page, start=1) if stem in counts
+        ]
+        first_seen: dict[str, int] = {}
+        for number, _ in per_page:
+            for form in forms:
+                if form not in first_seen and not words_of[form].isdisjoint(words.pages[number - 1]):
+                    first_seen[form] = number
+            if len(first_seen) == len(forms):
+                break
+        aliases = tuple(ConceptAlias(form, first_seen[form], rank) for rank, form in enumerate(forms))
+        concepts.append(ExtractedConcept(forms[0], "term", aliases, tuple(per_page)))
+    return concepts

@@ -1,0 +1,61 @@
+"""Finding a book from what the user typed: an id prefix or a fuzzy title."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reader.app.text.title_match import TITLE_CUTOFF, title_score
+from reader.domain.errors import AmbiguousBookError, BookNotFoundError
+from reader.domain.models import Book
+
+_MARGIN = 8
+"""Titles scoring within this much of the best are all candidates."""
+_SHOWN = 8
+"""Candidates listed when a query is ambiguous."""
+
+
+def describe(book: Book) -> str:
+    """A book as one short line: id prefix, title and author."""
+    author = f" by {book.author}" if book.author else ""
+    return f"{book.short_id} {book.title}{author}"
+
+
+def find_book(query: str, books: Sequence[Book]) -> Book:
+    """The one book `query` names: an exact title, an id prefix, else the one title it matches best.
+
+    Raises:
+        BookNotFoundError: nothing matches.
+        AmbiguousBookError: several books match about equally well, or share the id prefix.
+    """
+    query = query.strip()
+    if not books:
+        raise BookNotFoundError("The library is empty; import a book first with `reader import PATH`.")
+    if not query:
+        raise BookNotFoundError("No book given; name one by title or id (see `reader list`).")
+    lowered = query.lower()
+    exact = [b for b in books if b.title.lower() == lowered]
+    if len(exact) == 1:
+        return exact[0]
+    by_id = [b for b in books if b.id.startswith(lowered)]
+    if len(by_id) == 1:
+        return by_id[0]
+    scored = sorted(
+        ((title_score(query, b.title), i) for i, b in enumerate(books)), key=lambda pair: -pair[0]
+    )
+    scored = [(score, i) for score, i in scored if score >= TITLE_CUTOFF]
+    if not scored and len(by_id) > 1:
+        raise AmbiguousBookError(query, _listing(by_id))
+    if not scored:
+        raise BookNotFoundError(f"No book matches '{query}'; see `reader list` for titles and ids.")
+    best = scored[0][0]
+    close = [books[i] for score, i in scored if best - score <= _MARGIN]
+    if len(close) == 1:
+        return close[0]
+    raise AmbiguousBookError(query, _listing(close))
+
+
+def _listing(books: Sequence[Book]) -> list[str]:
+    shown = [describe(b) for b in books[:_SHOWN]]
+    if len(books) > _SHOWN:
+        shown.append(f"and {len(books) - _SHOWN} more")
+    return shown

@@ -1,0 +1,1 @@
+"""The reader's own marks and reading: highlights and notes, bookmarks, undo, their export, and reading time and statistics."""

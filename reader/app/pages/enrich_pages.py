@@ -1,0 +1,269 @@
+"""`reader enrich`: a model reads each page and returns one strict JSON object describing it.
+
+Each page is sent on its own (its text, plus the page as a PDF when it has figures and the model
+reads PDFs). The reply must be exactly one JSON object of the enrichment schema; anything else is an
+error for that page, logged with the raw reply, and the run moves on: no retry, no repair. A page is
+skipped when it is already enriched with the same schema version, text and model, so a run that is
+interrupted (every page is committed as it is done) picks up where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reader.app.pages.chunking import join_chunks
+from reader.app.pages.enrichment_schema import (
+    ENRICHMENT_SCHEMA,
+    VISUAL_TYPES,
+    EnrichmentInvalid,
+    parse_enrichment,
+)
+from reader.app.pages.figures import file_part
+from reader.domain.chat import PageAttachment
+from reader.domain.chat_model import ChatModelError, ModelReply, RetryPolicy, TurnCancelled
+from reader.domain.enrichment import (
+    ENRICHMENT_SCHEMA_VERSION,
+    EnrichmentFailure,
+    EnrichmentStatus,
+    StoredEnrichment,
+    page_content_hash,
+)
+from reader.domain.errors import ReaderError
+from reader.domain.models import Book, Page
+from reader.domain.ports import BookRepository, ChatModel, ChunkRepository, EnrichmentRepository, PageFiles
+
+SYSTEM_PROMPT = """You describe one page of a book as a single JSON object. Reply with the JSON object \
+only: no code fence, no text before or after it.
+
+The object has exactly these keys:
+- "summary": what happens or is explained on this page, in one to three sentences.
+- "sections": the headings or section titles printed on this page, in order (an empty list if none).
+- "visuals": one entry per figure, diagram, chart, table, map, photo, illustration or equation on the \
+page, each {{"type": one of {types}, "description": what it shows, "relevance": "essential" if the \
+page cannot be understood without it, "supporting" if it illustrates the text, "decorative" \
+otherwise}} (an empty list if none).
+- "visual_importance": an integer from 1 to 5: how much of the page's meaning is in its visuals \
+(1: prose only; 5: the page is mostly a figure its text does not replace).
+
+Use only this page. Never mention or hint at anything that happens after it, even what you know \
+about the book from elsewhere.
+
+The JSON schema: {schema}"""
+
+PageLine = Callable[["PageResult"], None]
+
+
+@dataclass(frozen=True)
+class PageResult:
+    """What happened to one page: "enriched", "failed", "blank" or "skipped" (already done)."""
+
+    number: int
+    label: str
+    status: str
+    error: str = ""
+
+
+@dataclass
+class EnrichOutcome:
+    """A run over a range of pages: how many were enriched, already done, blank, or failed (with why)."""
+
+    book: Book
+    model: str
+    start: int
+    end: int
+    enriched: int = 0
+    skipped: int = 0
+    blank: int = 0
+    failures: list[PageResult] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return self.end - self.start + 1
+
+
+def parse_page_range(
+    text: str, pages: Sequence[Page], resolve: Callable[[str, Sequence[Page]], int]
+) -> tuple[int, int]:
+    """ "A-B", "A-" or "A" (printed labels or #N) as an inclusive range of page numbers."""
+    first, dash, last = text.partition("-")
+    if not first.strip():
+        raise ReaderError(f"--pages {text}: give a first page, e.g. 5-12, 5- or 5.")
+    start = resolve(first.strip(), pages)
+    end = resolve(last.strip(), pages) if dash and last.strip() else (len(pages) if dash else start)
+    if end < start:
+        raise ReaderError(f"--pages {text}: the last page comes before the first.")
+    return start, end
+
+
+class EnrichPagesUseCase:
+    """Enriches a book's pages with the configured chat model, one committed page at a time."""
+
+    def __init__(
+        self,
+        books: BookRepository,
+        chunks: ChunkRepository,
+        store: EnrichmentRepository,
+        model: ChatModel | None,
+        *,
+        page_files: PageFiles | None = None,
+        pdf_input: bool = False,
+        retry: RetryPolicy | None = None,
+        config_hint: str = "the config file",
+    ) -> None:
+        self.books = books
+        self.chunks = chunks
+        self.store = store
+        self.model = model
+        self.page_files = page_files
+        self.pdf_input = pdf_input
+        self.retry = retry or RetryPolicy()
+        self.config_hint = config_hint
+        self.system = SYSTEM_PROMPT.format(
+            types=" | ".join(f'"{t}"' for t in VISUAL_TYPES),
+            schema=json.dumps(ENRICHMENT_SCHEMA, separators=(",", ":")),
+        )
+
+    def status(self, book_id: str) -> EnrichmentStatus:
+        return self.store.status(book_id)
+
+    def enrich_book(
+        self,
+        book_id: str,
+        start: int = 1,
+        end: int | None = None,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+        on_page: PageLine | None = None,
+        cancel: threading.Event | None = None,
+    ) -> EnrichOutcome:
+        """Enrich pages start..end (default: all) that are not done yet.
+
+        Raises:
+            ReaderError: no chat model is configured, or the book does not exist.
+            ChatModelError: the model cannot be reached or refuses every call (pages done so far stay).
+            TurnCancelled: `cancel` was set (pages done so far stay).
+        """
+        model = self.model
+        if model is None:
+            raise ReaderError(
+                f"Enriching pages needs a chat model; set [chat] model in {self.config_hint} "
+                '(e.g. "gpt-4o-mini", or "openai/NAME" with api_base for a local server).'
+            )
+        book = self.books.get(book_id)
+        if book is None:
+            raise ReaderError(f"No book with id {book_id}; see `reader list`.")
+        pages = self.books.pages(book_id)
+        last = book.page_count if end is None else end
+        start, last = max(1, start), min(last, book.page_count)
+        outcome = EnrichOutcome(book, model.name, start, last)
+        keys = self.store.keys(book_id)
+        done = 0
+        if progress:
+            progress(0, outcome.total)
+        for number in range(start, last + 1):
+            if cancel is not None and cancel.is_set():
+                raise TurnCancelled()
+            page = pages[number - 1] if number <= len(pages) else Page(number, str(number))
+            result = self._page(book, page, keys.get(number), model, cancel)
+            if result.status == "enriched":
+                outcome.enriched += 1
+            elif result.status == "skipped":
+                outcome.skipped += 1
+            elif result.status == "blank":
+                outcome.blank += 1
+            else:
+                outcome.failures.append(result)
+            done += 1
+            if on_page and result.status != "skipped":
+                on_page(result)
+            if progress:
+                progress(done, outcome.total)
+        return outcome
+
+    def _page(
+        self,
+        book: Book,
+        page: Page,
+        key: tuple[int, str, str] | None,
+        model: ChatModel,
+        cancel: threading.Event | None,
+    ) -> PageResult:
+        number = page.number
+        chunks = [c for c in self.chunks.get_by_page_range(book.id, number, number) if c.start_page == number]
+        content_hash = page_content_hash(chunks, number)
+        if key == (ENRICHMENT_SCHEMA_VERSION, content_hash, model.name):
+            return PageResult(number, page.label, "skipped")
+        text = join_chunks(chunks)
+        if not text.strip() and not page.visuals.has_visuals:
+            return PageResult(number, page.label, "blank")
+        messages = self._messages(book, page, text)
+        raw = ""
+        try:
+            raw = self._call(model, messages, cancel)
+            enrichment = parse_enrichment(raw)
+        except ChatModelError as error:
+            if error.kind != "malformed":
+                raise
+            return self._failed(book, page, model, str(error), raw)
+        except EnrichmentInvalid as error:
+            return self._failed(book, page, model, str(error), raw)
+        self.store.save(
+            StoredEnrichment(book.id, number, ENRICHMENT_SCHEMA_VERSION, content_hash, model.name, enrichment)
+        )
+        return PageResult(number, page.label, "enriched")
+
+    def _failed(self, book: Book, page: Page, model: ChatModel, error: str, raw: str) -> PageResult:
+        """Log the failure with the raw reply (no retry, no repair) and go on with the next page."""
+        self.store.add_failure(EnrichmentFailure(book.id, page.number, model.name, error, raw))
+        return PageResult(page.number, page.label, "failed", error)
+
+    def _messages(self, book: Book, page: Page, text: str) -> list[dict[str, Any]]:
+        author = f" by {book.author}" if book.author else ""
+        intro = (
+            f'Book: "{book.title}"{author}. This is p. {page.label} (page {page.number} of {book.page_count}).\n\n'
+            + (f"The page's text:\n<<<\n{text}\n>>>" if text.strip() else "The page has no text layer.")
+        )
+        messages: list[dict[str, Any]] = [{"role": "system", "content": self.system}]
+        if (
+            self.pdf_input
+            and self.page_files is not None
+            and book.format == "pdf"
+            and page.visuals.has_visuals
+        ):
+            try:
+                data = self.page_files.page_pdf(book, [page.number])
+            except ReaderError:
+                data = b""  # the text alone still gives a summary; the figures stay undescribed
+            if data:
+                part = file_part(PageAttachment(data, (page.number,), (page.label,)))
+                note = "The page itself is attached as a PDF: describe its visuals from it."
+                messages.append(
+                    {"role": "user", "content": [{"type": "text", "text": f"{intro}\n\n{note}"}, part]}
+                )
+                return messages
+        messages.append({"role": "user", "content": intro})
+        return messages
+
+    def _call(self, model: ChatModel, messages: list[dict[str, Any]], cancel: threading.Event | None) -> str:
+        """The model's whole reply text; rate limits and server errors are retried with backoff."""
+        attempt = 0
+        while True:
+            try:
+                reply: ModelReply | None = None
+                for piece in model.stream(messages, None, json_object=True):
+                    if cancel is not None and cancel.is_set():
+                        raise TurnCancelled()
+                    if isinstance(piece, ModelReply):
+                        reply = piece
+                return reply.content if reply is not None else ""
+            except ChatModelError as error:
+                if not error.retryable or attempt >= self.retry.retries:
+                    raise
+                wait = self.retry.backoff * 2**attempt
+                attempt += 1
+                if (cancel or threading.Event()).wait(wait):
+                    raise TurnCancelled() from None

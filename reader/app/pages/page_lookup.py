@@ -1,0 +1,151 @@
+"""Pages as users type them (labels, indexes, percentages, chapter names) and page text."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reader.app.pages.chapter_lookup import find_chapter
+from reader.app.pages.chunking import join_chunks
+from reader.domain.errors import PageNotFoundError
+from reader.domain.models import Book, Chapter, Page
+from reader.domain.ports import BookRepository, ChunkRepository
+
+_PERCENT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
+_INDEX = re.compile(r"^\s*#\s*(\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class PageText:
+    """One page of a book as the viewer shows it."""
+
+    number: int
+    label: str
+    page_count: int
+    text: str
+    chapter: Chapter | None
+    matter: str | None = None
+    """Whether the page is "front" or "back" matter; None on a page of the story."""
+
+
+def page_label(pages: Sequence[Page], number: int) -> str:
+    """The printed label of page `number` (1-based), or the number itself."""
+    if 1 <= number <= len(pages) and pages[number - 1].number == number:
+        return pages[number - 1].label
+    for page in pages:
+        if page.number == number:
+            return page.label
+    return str(number)
+
+
+def story_percent(book: Book, number: int) -> int:
+    """How much of the story (0-100) is read at page `number`: front matter 0, back matter 100."""
+    return round(100 * book.story_progress(number))
+
+
+def resolve_page(
+    text: str,
+    pages: Sequence[Page],
+    chapters: Sequence[Chapter] = (),
+    *,
+    allow_chapters: bool = False,
+    story: range | None = None,
+    current_page: int = 0,
+) -> int:
+    """Turn what the user typed into a 1-based page number.
+
+    Accepts a printed label ("iv", "57"), an index ("#57", or a plain number in a book whose labels
+    are not numbers), a percentage of the story's pages `story` (default: all pages; "45%", the page
+    `story_percent` shows as 45%) and, with allow_chapters, a chapter (`find_chapter`: "Chapter 3",
+    "III" or a title; a bare chapter number prefers the part holding `current_page`).
+
+    Raises:
+        PageNotFoundError: with a one-line message saying what the book has.
+    """
+    query = str(text).strip()
+    count = len(pages)
+    if not query:
+        raise PageNotFoundError("No page given; type a page label, a number, a percentage or a chapter.")
+    if match := _PERCENT.match(query):
+        percent = float(match.group(1))
+        if not 0 <= percent <= 100:
+            raise PageNotFoundError(f"{query}: a percentage must be between 0% and 100%.")
+        span = story if story is not None and len(story) else range(1, count + 1)
+        return max(span.start, min(span[-1], span.start - 1 + round(len(span) * percent / 100)))
+    if match := _INDEX.match(query):
+        return _check_index(int(match.group(1)), pages)
+    lowered = query.lower()
+    for page in pages:
+        if page.label.lower() == lowered:
+            return page.number
+    if query.isdigit():
+        labelled = [page for page in pages if page.label != str(page.number)]
+        if not any(page.label.isdigit() for page in labelled):
+            return _check_index(int(query), pages)  # no numbers printed apart from indexes: an index
+        first, last = pages[0].label, pages[-1].label
+        raise PageNotFoundError(
+            f"No page labelled {query}; the printed pages run from {first} to {last}"
+            f" (type #{query} to count pages from the first)."
+        )
+    if allow_chapters and chapters and (choice := find_chapter(query, chapters, current_page)) is not None:
+        return choice.chapter.start_page
+    first, last = (pages[0].label, pages[-1].label) if pages else ("1", "1")
+    raise PageNotFoundError(
+        f"No page '{query}' in this book; its pages run from {first} to {last} ({count} pages)."
+    )
+
+
+def _check_index(number: int, pages: Sequence[Page]) -> int:
+    if 1 <= number <= len(pages):
+        return number
+    raise PageNotFoundError(f"Page {number} is out of range; this book has pages 1 to {len(pages)}.")
+
+
+def chapter_at(chapters: Sequence[Chapter], number: int) -> Chapter | None:
+    """The innermost chapter containing page `number`."""
+    found = None
+    for chapter in chapters:
+        if chapter.start_page <= number <= chapter.end_page and (
+            found is None or chapter.level >= found.level
+        ):
+            found = chapter
+    return found
+
+
+def page_chapter(book: Book, chapters: Sequence[Chapter], number: int) -> Chapter | None:
+    """The chapter page `number` is in; on front or back matter only an entry that starts there
+    (a licence page is not in the story's last chapter, though that chapter's range reaches it)."""
+    chapter = chapter_at(chapters, number)
+    if chapter is not None and book.matter_at(number) and not book.matter_at(chapter.start_page):
+        return None
+    return chapter
+
+
+class PageLookup:
+    """Page text for the viewer, `search-page` and read_pages, built on get_by_page_range."""
+
+    def __init__(self, books: BookRepository, chunks: ChunkRepository) -> None:
+        self.books = books
+        self.chunks = chunks
+
+    def page_text(self, book: Book, number: int) -> PageText:
+        pages = self.books.pages(book.id)
+        chapters = self.books.chapters(book.id)
+        if not 1 <= number <= book.page_count:
+            raise PageNotFoundError(
+                f"Page {number} is out of range; this book has pages 1 to {book.page_count}."
+            )
+        text = join_chunks(self.chunks.get_by_page_range(book.id, number, number))
+        return PageText(
+            number,
+            page_label(pages, number),
+            book.page_count,
+            text,
+            page_chapter(book, chapters, number),
+            book.matter_at(number),
+        )
+
+    def range_text(self, book_id: str, start_page: int, end_page: int) -> str:
+        """The text of pages start..end joined with blank lines."""
+        return join_chunks(self.chunks.get_by_page_range(book_id, start_page, end_page))

@@ -1,0 +1,1 @@
+"""Search that never spoils: lexical, semantic and hybrid retrieval, query terms, snippets and embedding runs."""

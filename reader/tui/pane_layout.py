@@ -1,0 +1,94 @@
+"""Which panes show and which has focus: three side by side, or one at a time below NARROW_WIDTH."""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.widgets import Input
+
+from reader.tui.panes.chat_pane import ChatPane
+from reader.tui.panes.library_pane import LibraryPane
+from reader.tui.panes.page_viewer import PageViewer
+from reader.tui.widgets.book_list import BookList
+
+NARROW_WIDTH = 100
+"""Below this many columns the app shows one pane at a time."""
+
+PANES = ("library", "viewer", "chat")
+
+
+class PaneLayout:
+    """Shows, hides and focuses the library, the page viewer and the chat of `app`'s main screen."""
+
+    def __init__(self, app: App[None]) -> None:
+        self.app = app
+        self.active_pane = "viewer"
+        self.show_library = True
+        self.show_chat = True
+
+    @property
+    def viewer(self) -> PageViewer:
+        return self.app.query_one("#viewer", PageViewer)
+
+    @property
+    def library(self) -> LibraryPane:
+        return self.app.query_one("#library", LibraryPane)
+
+    @property
+    def chat(self) -> ChatPane:
+        return self.app.query_one("#chat", ChatPane)
+
+    def is_narrow(self) -> bool:
+        """Whether the app shows one pane at a time."""
+        return self.app.size.width < NARROW_WIDTH
+
+    def lay_out(self, width: int | None = None) -> None:
+        """Show the panes that fit `width` (the app's width when None)."""
+        narrow = (self.app.size.width if width is None else width) < NARROW_WIDTH
+        self.viewer.screen.set_class(narrow, "-narrow")  # the main screen, also under a dialog
+        if narrow:
+            self.library.display = self.active_pane == "library"
+            self.viewer.display = self.active_pane == "viewer"
+            self.chat.display = self.active_pane == "chat"
+        else:
+            self.library.display = self.show_library
+            self.viewer.display = True
+            self.chat.display = self.show_chat
+
+    def focus_pane(self, pane: str) -> None:
+        """Show (if hidden) and focus one pane: library, viewer or chat."""
+        self.active_pane = pane if pane in PANES else "viewer"
+        if pane == "library":
+            self.show_library = True
+        elif pane == "chat":
+            self.show_chat = True
+        self.lay_out()
+        if pane == "library":
+            self.app.query_one(BookList).focus()
+        elif pane == "chat":
+            self.app.query_one("#chat-input", Input).focus()
+        else:
+            self.viewer.focus()
+
+    def toggle(self, pane: str) -> None:
+        """Show or hide the library or the chat (when narrow: switch between it and the page)."""
+        if self.is_narrow():
+            self.focus_pane("viewer" if self.active_pane == pane else pane)
+            return
+        visible = not (self.show_library if pane == "library" else self.show_chat)
+        if pane == "library":
+            self.show_library = visible
+        else:
+            self.show_chat = visible
+        self.lay_out()
+        self.focus_pane(pane) if visible else self.viewer.focus()
+
+    def filter_library(self) -> None:
+        """Focus the library's filter."""
+        self.focus_pane("library")
+        self.app.query_one("#library-filter", Input).focus()
+
+    def leave(self) -> None:
+        """Esc: clear the library filter, else return to the page."""
+        if self.library.has_focus_within and self.library.clear_filter():
+            return
+        self.focus_pane("viewer")

@@ -1,0 +1,60 @@
+"""The app under background work: page turns never wait on the database; failed workers say so."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from reader.adapters.sqlite.connection import open_connection
+from reader.app.library.import_books import ImportBooksUseCase
+from reader.tui.app import ReaderApp
+from reader.tui.widgets.import_progress import ImportProgress
+from tests.tui_helpers import sample_services, wait_until
+
+SIZE = (120, 36)
+
+
+async def test_turning_pages_during_an_import_never_waits_on_the_database() -> None:
+    services, book = sample_services()
+    # an import's write transaction, held for as long as the pages turn (the busy timeout is 10 s)
+    importer = open_connection(services.db.path)
+    importer.execute("BEGIN IMMEDIATE")
+    importer.execute("UPDATE books SET title = title")
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        turns = []
+        for _ in range(5):
+            started = time.perf_counter()
+            await pilot.press("right")
+            await pilot.pause()
+            turns.append(time.perf_counter() - started)
+        number = app.session.number
+        assert number == 6 and app.session.horizon == 6
+        assert max(turns) < 1.0, turns  # a wait for the lock would take the whole busy timeout
+        assert app.writes.deferred >= 5  # each position went to the writer thread
+        importer.execute("COMMIT")
+        app.writes.flush()
+        assert services.books.get(book.id).current_page == 6
+        await pilot.press("right")  # the queue is empty again: written at once
+        await pilot.pause()
+        assert services.books.get(book.id).current_page == 7
+    importer.close()
+
+
+async def test_a_failing_import_worker_shows_a_notice_and_clears_its_progress(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def broken(self: ImportBooksUseCase, paths: object) -> list[Path]:
+        raise RuntimeError("the disk went away")
+
+    monkeypatch.setattr(ImportBooksUseCase, "expand", broken)
+    services, _ = sample_services()
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        app.library.import_paths([tmp_path])
+        await wait_until(pilot, lambda: any("failed" in n.message for n in app._notifications))
+        messages = [n.message for n in app._notifications]
+        assert "Importing failed: RuntimeError: the disk went away" in messages
+        assert not app.query_one(ImportProgress).display
