@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reader.app.anchoring import BookText, expected_page, find_anchor, make_anchor
 from reader.app.chunking import join_chunks
 from reader.domain.annotation_ports import AnnotationRepository, BookmarkRepository
-from reader.domain.annotations import Annotation
+from reader.domain.annotations import Annotation, AnnotationLine
 from reader.domain.errors import ReaderError
 from reader.domain.models import Chunk
 from reader.domain.ports import BookRepository, ChunkRepository
@@ -77,6 +78,15 @@ class AnnotationsUseCase:
 
     def list(self, book_id: str, up_to_page: int | None = None) -> list[Annotation]:
         return self.annotations.list(book_id, up_to_page)
+
+    def lines(self, book_id: str, offset: int = 0, limit: int = -1) -> builtins.list[AnnotationLine]:
+        """The book's highlights and notes as their list shows them (a light read for 10,000 of them):
+        `limit` of them (all when negative) from the `offset`-th on, in page and text order."""
+        return self.annotations.lines(book_id, offset, limit)
+
+    def count(self, book_id: str, up_to_page: int | None = None) -> int:
+        """How many highlights and notes the book has, up to page `up_to_page` when given."""
+        return self.annotations.count(book_id, up_to_page)
 
     def set_note(self, annotation_id: int, note: str) -> Annotation | None:
         return self.annotations.set_note(annotation_id, note)

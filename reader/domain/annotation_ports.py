@@ -6,7 +6,7 @@ import builtins
 from collections.abc import Sequence
 from typing import Protocol
 
-from reader.domain.annotations import Anchor, Annotation, Bookmark, ReadingDay
+from reader.domain.annotations import Anchor, Annotation, AnnotationLine, Bookmark, ReadingDay
 
 
 class BookmarkRepository(Protocol):
@@ -48,6 +48,15 @@ class AnnotationRepository(Protocol):
 
     def list(self, book_id: str, up_to_page: int | None = None) -> builtins.list[Annotation]:
         """The book's annotations in page and text order (orphaned ones included), up to a page if given."""
+        ...
+
+    def lines(self, book_id: str, offset: int = 0, limit: int = -1) -> builtins.list[AnnotationLine]:
+        """The book's annotations as a list shows them (page, quote, note), in page and text order;
+        `limit` of them (all when negative) from the `offset`-th on."""
+        ...
+
+    def count(self, book_id: str, up_to_page: int | None = None) -> int:
+        """How many annotations the book has (orphaned ones included), up to a page if given."""
         ...
 
     def set_note(self, annotation_id: int, note: str) -> Annotation | None: ...

@@ -59,6 +59,17 @@ class Annotation:
         return "note" if self.note.strip() else "highlight"
 
 
+@dataclass(slots=True, frozen=True)
+class AnnotationLine:
+    """What a list of highlights and notes shows of one: read without its anchor's offsets and context."""
+
+    id: int
+    page: int
+    quote: str
+    note: str = ""
+    orphaned: bool = False
+
+
 @dataclass(frozen=True)
 class ReadingDay:
     """Reading done on one day in one book: seconds spent on pages, pages turned, words read."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -17,7 +17,7 @@ from textual.widget import Widget
 
 from reader.app.snippets import term_spans
 from reader.app.undo import UndoStack
-from reader.domain.annotations import Annotation, Bookmark
+from reader.domain.annotations import Annotation, AnnotationLine, Bookmark
 from reader.domain.errors import ReaderError
 from reader.tui.page_selection import (
     PageLines,
@@ -29,7 +29,7 @@ from reader.tui.page_selection import (
     word_forward,
 )
 from reader.tui.reading_session import ReadingSession, ShownPage
-from reader.tui.screens.marks_screen import MarksScreen
+from reader.tui.screens.marks_screen import LazyMarks, MarksScreen, MarkWindow
 from reader.tui.screens.text_screen import TextScreen
 from reader.tui.widgets.page_text import PageText
 
@@ -42,6 +42,8 @@ HIT_STYLE = "bold on $page-search-hit"
 CURRENT_HIT_STYLE = "bold reverse"
 SELECTION_STYLE = "reverse"
 QUOTE_ROOM = 90
+NOTES_WINDOW = 120
+"""Lines of the notes list read as it opens, around the page on screen (the rest come from a worker)."""
 
 VISUAL_ACTIONS = frozenset(("extend", "swap_ends", "highlight", "note", "remove_highlights", "leave_visual"))
 HIT_ACTIONS = frozenset(("next_hit", "previous_hit", "clear_hits"))
@@ -413,61 +415,69 @@ class PageMarks(Widget):
     # --- highlights and notes --------------------------------------------------------------------
 
     def action_notes(self) -> None:
-        """List the book's highlights and notes (orphaned ones too); Enter jumps to one."""
+        """List the book's highlights and notes (orphaned ones too); Enter jumps to one.
+
+        The dialog opens with the lines around the page on screen (an indexed read of a few rows) and a
+        worker reads the rest (the list's lines, not the anchors)."""
         session = self.session
         services = self.services
         if session is None or services is None:
             return
-        rows = services.annotations.list(session.book.id)
+        book_id, current = session.book.id, session.number
 
-        def remove(annotation: Annotation) -> None:
-            self._remove_annotations([annotation])
+        def first() -> MarkWindow:
+            notes = services.annotations
+            before = notes.count(book_id, current)
+            offset = max(0, before - 1 - NOTES_WINDOW // 2)
+            return MarkWindow(notes.count(book_id), offset, notes.lines(book_id, offset, NOTES_WINDOW))
+
+        def remove(line: AnnotationLine) -> None:
+            self._remove_annotations([line])
 
         self.app.push_screen(
             MarksScreen(
                 "Highlights and notes",
-                rows,
+                LazyMarks(first, lambda: services.annotations.lines(book_id)),
                 prompt=self.note_prompt,
-                page_of=lambda annotation: annotation.page,
+                page_of=lambda line: line.page,
                 empty="No highlights yet: v selects a passage, y highlights it, n adds a note.",
                 remove=remove,
                 undo=self._undo_in_list,
                 edit=self._edit_note,
-                current=session.number,
+                current=current,
             ),
             self._jump_if_chosen,
         )
 
-    def note_prompt(self, annotation: Annotation) -> Content:
+    def note_prompt(self, line: AnnotationLine) -> Content:
         """The list line of one highlight or note: page (or orphaned), quote, note."""
         session = self.session
         assert session is not None
         where = (
             ("orphaned", "bold $text-error")
-            if annotation.orphaned
-            else (f"p. {session.label(annotation.page)}", "bold $accent")
+            if line.orphaned
+            else (f"p. {session.label(line.page)}", "bold $accent")
         )
         parts: list[tuple[str, str] | str] = [
             where,
             ("  ", ""),
-            (f"“{quote_line(annotation.quote)}”", "italic"),
+            (f"“{quote_line(line.quote)}”", "italic"),
         ]
-        if annotation.note:
-            parts += [("  — ", "$text-muted"), quote_line(annotation.note)]
+        if line.note:
+            parts += [("  — ", "$text-muted"), quote_line(line.note)]
         return Content.assemble(*parts)
 
-    def _edit_note(self, annotation: Annotation, done: Callable[[Annotation], None]) -> None:
+    def _edit_note(self, line: AnnotationLine, done: Callable[[AnnotationLine], None]) -> None:
         def noted(note: str | None) -> None:
             if note is None:
                 return
-            done(replace(annotation, note=note))
-            self.write(lambda s: (s.annotations.set_note(annotation.id, note), Outcome())[1])
+            done(replace(line, note=note.strip()))
+            self.write(lambda s: (s.annotations.set_note(line.id, note), Outcome())[1])
 
-        self.app.push_screen(
-            TextScreen("Note", f"“{quote_line(annotation.quote, 60)}”", annotation.note), noted
-        )
+        self.app.push_screen(TextScreen("Note", f"“{quote_line(line.quote, 60)}”", line.note), noted)
 
-    def _remove_annotations(self, annotations: list[Annotation]) -> None:
+    def _remove_annotations(self, annotations: Sequence[Annotation | AnnotationLine]) -> None:
+        """Remove highlights and notes (by id); what the write removed is kept to put back on undo."""
         if not annotations:
             return
         what = "the highlight" if len(annotations) == 1 else f"{len(annotations)} highlights"
@@ -475,16 +485,20 @@ class PageMarks(Widget):
             cached = self._annotations.get(annotation.page)
             if cached is not None:
                 self._annotations[annotation.page] = [a for a in cached if a.id != annotation.id]
+        ids = [annotation.id for annotation in annotations]
+        removed: list[Annotation] = []
 
         def restore(services: Services) -> None:
-            for annotation in annotations:
+            for annotation in removed:
                 services.annotations.restore(annotation)
 
         self._remember_removal(what, restore)
 
         def remove(services: Services) -> Outcome:
-            for annotation in annotations:
-                services.annotations.remove(annotation.id)
+            for annotation_id in ids:
+                found = services.annotations.remove(annotation_id)
+                if found is not None:
+                    removed.append(found)
             return Outcome(f"Removed {what} (u undoes).")
 
         self.write(remove)
