@@ -267,7 +267,8 @@ class ReaderApp(App[None]):
             return
         if self.size.width < NARROW_WIDTH:
             self.action_focus_pane("viewer")
-        self.viewer.jump_to(page)
+        if self.viewer.show_cited(page, event.words, event.searches.get(page, "")):
+            self.viewer.focus()  # n / N step through the cited words; `a` goes back to the chat
 
     # --- importing and removing ------------------------------------------------------------------
 
