@@ -127,7 +127,8 @@ class MarksScreen(ModalScreen[int | None]):
         self.items[window.offset : window.offset + len(window.rows)] = window.rows
         before = sum(1 for item in window.rows if self.page_of(item) <= self.current)
         self._reload(max(0, window.offset + before - 1))
-        self._read(self._lazy.whole)
+        # after the first paint: the worker's read would hold the GIL against it
+        self.call_after_refresh(self._read, self._lazy.whole)
 
     @work(thread=True, exclusive=True, group="marks-list", exit_on_error=False)
     def _read(self, load: Callable[[], Sequence[Any]]) -> None:

@@ -631,6 +631,21 @@ class PageMarks(Widget):
         else:
             self.jump_to(page)
 
+    def show_cited(self, page: int, words: str, searched: str = "") -> bool:
+        """Open a cited page with the citing sentence's `words` found on it highlighted (else the words of
+        the search that found it); n / N go through them. Returns whether any words are highlighted."""
+        session = self.session
+        if session is None:
+            return False
+        page = session.clamp(page)
+        text = session.text(page)
+        query = next((q for q in (words, searched) if q and term_spans(text, q)), "")
+        if query:
+            self.show_search_hits(page, query, [page])
+        else:
+            self.jump_to(page)
+        return bool(query)
+
     def action_next_hit(self) -> None:
         """Go to the next search hit (on the next result's page after the last one here)."""
         self._step_hit(1)
