@@ -75,7 +75,7 @@ class Services:
         from reader.adapters.sqlite.bookmark_repository import SqliteBookmarkRepository
         from reader.app.bookmarks import BookmarksUseCase
 
-        return BookmarksUseCase(SqliteBookmarkRepository(self.db.conn))
+        return BookmarksUseCase(SqliteBookmarkRepository(self.db.conn), self.chunks)
 
     @property
     def annotations(self) -> AnnotationsUseCase:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reader.app.anchoring import BookText, expected_page, find_anchor, make_anchor
+from reader.app.bookmark_anchors import BookmarkReport, reanchor_bookmarks
 from reader.app.chunking import join_chunks
 from reader.domain.annotation_ports import AnnotationRepository, BookmarkRepository
 from reader.domain.annotations import Annotation, AnnotationLine
@@ -24,17 +25,20 @@ class ReanchorReport:
     orphaned: int = 0
     found_again: int = 0
     """Annotations orphaned by an earlier reindex that were found again."""
+    bookmarks: BookmarkReport = BookmarkReport()
+    """What became of the book's bookmarks."""
 
     @property
     def message(self) -> str:
-        if not (self.moved or self.orphaned or self.found_again):
-            return ""
-        parts = [f"{self.moved} highlight{'s' * (self.moved != 1)} re-anchored"] if self.moved else []
-        if self.found_again:
-            parts.append(f"{self.found_again} found again")
-        if self.orphaned:
-            parts.append(f"{self.orphaned} no longer found (kept as orphaned; `reader notes` lists them)")
-        return "; ".join(parts) + "."
+        highlights = ""
+        if self.moved or self.orphaned or self.found_again:
+            parts = [f"{self.moved} highlight{'s' * (self.moved != 1)} re-anchored"] if self.moved else []
+            if self.found_again:
+                parts.append(f"{self.found_again} found again")
+            if self.orphaned:
+                parts.append(f"{self.orphaned} no longer found (kept as orphaned; `reader notes` lists them)")
+            highlights = "; ".join(parts) + "."
+        return " ".join(filter(None, [highlights, self.bookmarks.message]))
 
 
 def page_texts(chunks: Sequence[Chunk], page_count: int) -> list[str]:
@@ -99,20 +103,25 @@ class AnnotationsUseCase:
         self.annotations.restore(annotation)
 
     def reanchor(self, book_id: str, old_page_count: int | None = None) -> ReanchorReport:
-        """Find every annotation of the book again in its (re-imported) pages; orphan what is gone.
+        """Find every annotation and bookmark of the book again in its (re-imported) pages; orphan what
+        is gone.
 
         `old_page_count` is how many pages the book had before (to guess where a passage moved).
         """
         book = self.books.get(book_id)
         if book is None:
             return ReanchorReport()
-        if self.bookmarks is not None:
-            self.bookmarks.clamp(book_id, book.page_count)
         stored = self.annotations.list(book_id)
-        if not stored:
+        bookmarks = self.bookmarks.list(book_id) if self.bookmarks is not None else []
+        if not stored and not bookmarks:
             return ReanchorReport()
         texts = page_texts(self.chunks.get_by_page_range(book_id, 1, book.page_count), book.page_count)
         whole = BookText(texts)
+        marks = BookmarkReport()
+        if self.bookmarks is not None and bookmarks:
+            placed, marks = reanchor_bookmarks(bookmarks, whole, old_page_count or book.page_count)
+            if placed != bookmarks:
+                self.bookmarks.replace_all(book_id, placed)
         kept = moved = orphaned = found_again = 0
         for annotation in stored:
             anchor = annotation.anchor
@@ -135,4 +144,4 @@ class AnnotationsUseCase:
                 found_again += 1
             else:
                 moved += 1
-        return ReanchorReport(kept, moved, orphaned, found_again)
+        return ReanchorReport(kept, moved, orphaned, found_again, marks)

@@ -12,8 +12,8 @@ from reader.domain.annotations import Anchor, Annotation, AnnotationLine, Bookma
 class BookmarkRepository(Protocol):
     """Stored bookmarks; every write is committed at once."""
 
-    def add(self, book_id: str, page: int, name: str = "") -> Bookmark:
-        """Bookmark `page` (renaming the bookmark already there)."""
+    def add(self, book_id: str, page: int, name: str = "", anchor: str = "") -> Bookmark:
+        """Bookmark `page` (renaming the bookmark already there); `anchor` is the start of its text."""
         ...
 
     def at(self, book_id: str, page: int) -> Bookmark | None: ...
@@ -30,8 +30,8 @@ class BookmarkRepository(Protocol):
         """Put a removed bookmark back as it was."""
         ...
 
-    def clamp(self, book_id: str, page_count: int) -> None:
-        """Move bookmarks past the book's last page onto it (after the book's pages changed)."""
+    def replace_all(self, book_id: str, bookmarks: Sequence[Bookmark]) -> None:
+        """Replace the book's bookmarks with `bookmarks` (ids kept) at once (after a reindex moved them)."""
         ...
 
 

@@ -7,13 +7,18 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Bookmark:
-    """A marked page, with an optional name."""
+    """A marked page, with an optional name, and the start of its text to find it again by."""
 
     id: int
     book_id: str
     page: int
     name: str = ""
     created_at: str = ""
+    anchor: str = ""
+    """The first words of the page's text (empty for a page without text): a reindex that moves the
+    text to another page moves the bookmark with it."""
+    orphaned: bool = False
+    """True when a reindex could not find the anchor any more; kept on its old page, never dropped."""
 
 
 @dataclass(slots=True)

@@ -326,6 +326,19 @@ def _split_statements(sql: str) -> list[str]:
     return statements
 
 
+_V10_BOOKMARK_ANCHORS = """
+ALTER TABLE bookmarks ADD COLUMN anchor TEXT NOT NULL DEFAULT '';
+ALTER TABLE bookmarks ADD COLUMN orphaned INTEGER NOT NULL DEFAULT 0;
+UPDATE bookmarks SET anchor = coalesce(
+    (SELECT substr(c.text, 1, 80) FROM chunks c WHERE c.book_id = bookmarks.book_id
+     AND c.start_page = bookmarks.page ORDER BY c.chunk_index LIMIT 1), '');
+"""
+"""Bookmarks found again by their page's text after a reindex: `anchor` is the start of the bookmarked
+page's text (filled in here from the page's first chunk), `orphaned` marks one a reindex could not find."""
+
+
+_bookmark_anchors = _script(_V10_BOOKMARK_ANCHORS)
+
 MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V1_CORE),
     _script(_V2_EMBEDDINGS_AND_CHAT),
@@ -336,8 +349,12 @@ MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V7_CONCEPT_REFINEMENTS),
     _script(_V8_BOOKMARKS_ANNOTATIONS_AND_READING_LOG),
     _script(_V9_HELD_BACK_ANSWERS),
+    _bookmark_anchors,
 ]
 """MIGRATIONS[i] brings a database from user_version i to i + 1."""
+
+BOOKMARK_ANCHORS_FROM = MIGRATIONS.index(_bookmark_anchors)
+"""The schema version the bookmark-anchor step upgrades (its test starts there)."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
 

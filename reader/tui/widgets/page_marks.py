@@ -380,6 +380,7 @@ class PageMarks(Widget):
         chapter = page_chapter(session.book, session.chapters, bookmark.page)
         prompt = Content.assemble(
             (f"p. {session.label(bookmark.page)}", "bold $accent"),
+            (" orphaned" if bookmark.orphaned else "", "bold $text-error"),
             ("  ", ""),
             (bookmark.name or "", "bold"),
             ("  " if bookmark.name else "", ""),
