@@ -10,7 +10,7 @@ from reader.app.anchoring import BookText, expected_page, find_anchor, make_anch
 from reader.app.bookmark_anchors import BookmarkReport, reanchor_bookmarks
 from reader.app.chunking import join_chunks
 from reader.domain.annotation_ports import AnnotationRepository, BookmarkRepository
-from reader.domain.annotations import Annotation, AnnotationLine
+from reader.domain.annotations import Annotation, AnnotationLine, MarkCounts
 from reader.domain.errors import ReaderError
 from reader.domain.models import Chunk
 from reader.domain.ports import BookRepository, ChunkRepository
@@ -91,6 +91,12 @@ class AnnotationsUseCase:
     def count(self, book_id: str, up_to_page: int | None = None) -> int:
         """How many highlights and notes the book has, up to page `up_to_page` when given."""
         return self.annotations.count(book_id, up_to_page)
+
+    def counts(self, book_id: str) -> MarkCounts:
+        """How many bookmarks, highlights and notes the book has (what removing it would delete)."""
+        notes = self.annotations.count_notes(book_id)
+        bookmarks = len(self.bookmarks.list(book_id)) if self.bookmarks is not None else 0
+        return MarkCounts(bookmarks, self.annotations.count(book_id) - notes, notes)
 
     def set_note(self, annotation_id: int, note: str) -> Annotation | None:
         return self.annotations.set_note(annotation_id, note)

@@ -59,6 +59,10 @@ class AnnotationRepository(Protocol):
         """How many annotations the book has (orphaned ones included), up to a page if given."""
         ...
 
+    def count_notes(self, book_id: str) -> int:
+        """How many of the book's annotations carry a note."""
+        ...
+
     def set_note(self, annotation_id: int, note: str) -> Annotation | None: ...
 
     def remove(self, annotation_id: int) -> Annotation | None:

@@ -76,6 +76,28 @@ class AnnotationLine:
 
 
 @dataclass(frozen=True)
+class MarkCounts:
+    """How many bookmarks, highlights (without a note) and notes a book has."""
+
+    bookmarks: int = 0
+    highlights: int = 0
+    notes: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.bookmarks or self.highlights or self.notes)
+
+    @property
+    def phrase(self) -> str:
+        """E.g. "3 bookmarks, 12 highlights and 1 note" (kinds with none left out; "" for none)."""
+        parts = [
+            f"{count} {kind}{'s' * (count != 1)}"
+            for count, kind in ((self.bookmarks, "bookmark"), (self.highlights, "highlight"), (self.notes, "note"))
+            if count
+        ]
+        return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+
+
+@dataclass(frozen=True)
 class ReadingDay:
     """Reading done on one day in one book: seconds spent on pages, pages turned, words read."""
 

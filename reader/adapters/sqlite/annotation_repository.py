@@ -89,6 +89,12 @@ class SqliteAnnotationRepository:
         ).fetchone()
         return int(row[0])
 
+    def count_notes(self, book_id: str) -> int:
+        row = self.conn.execute(
+            "SELECT count(*) FROM annotations WHERE book_id = ? AND note != ''", (book_id,)
+        ).fetchone()
+        return int(row[0])
+
     def set_note(self, annotation_id: int, note: str) -> Annotation | None:
         self.conn.execute(
             "UPDATE annotations SET note = ?, updated_at = ? WHERE id = ?",
