@@ -20,6 +20,7 @@ from reader.tui.reading_session import ReadingSession, ShownPage
 from reader.tui.screens.confirm_screen import ConfirmScreen
 from reader.tui.screens.goto_screen import GoToScreen
 from reader.tui.screens.toc_screen import TocScreen
+from reader.tui.widgets.page_content import can_open, page_content
 from reader.tui.widgets.page_header import PageHeader
 from reader.tui.widgets.page_marks import PageMarks
 from reader.tui.widgets.page_text import PageText
@@ -28,32 +29,6 @@ EMPTY_LIBRARY = (
     "No book is open.\n\nPress i to import a PDF, EPUB, TXT or Markdown file (or a folder of them), "
     "or pick a book in the library.\n\nTo try reader with a sample novella, run `reader demo`."
 )
-
-
-def empty_page_text(page: ShownPage) -> str:
-    """What a page without text shows: whether it has figures, and how to see them."""
-    if not page.has_figures:
-        return "(This page has no text.)"
-    if page.book.format == "pdf":
-        return "(This page is a figure with no text. Press o to open it in the PDF viewer.)"
-    return "(This page is a figure with no text.)"
-
-
-def can_open(page: ShownPage) -> bool:
-    """Whether `o` is worth showing: a page of a PDF book whose meaning is largely in its figures."""
-    return page.has_figures and page.book.format == "pdf"
-
-
-def page_content(page: ShownPage) -> Content:
-    """The page text, with the chapter heading emphasised on a chapter's first page."""
-    text = page.text if page.text.strip() else empty_page_text(page)
-    content = Content(text)
-    chapter = page.chapter
-    if chapter is not None and chapter.start_page == page.number:
-        start = text.find(chapter.title)
-        if 0 <= start < 200:
-            content = content.stylize("bold $page-heading", start, start + len(chapter.title))
-    return content
 
 
 PAGE_GROUP = Binding.Group("Page", compact=True)
