@@ -85,6 +85,10 @@ class ReadingLogRepository(Protocol):
         """Add reading to a book's day."""
         ...
 
+    def finished(self) -> dict[str, str]:
+        """The local date (YYYY-MM-DD) each finished book was first finished, by book id."""
+        ...
+
     def days(self, book_id: str | None = None, since: str | None = None) -> Sequence[ReadingDay]:
         """Logged days (of one book, or every book), oldest first, from `since` (YYYY-MM-DD) on."""
         ...

@@ -79,6 +79,7 @@ class SqliteBookmarkRepository:
 
 
 def delete_reader_marks(conn: Any, book_id: str) -> None:
-    """Delete a removed book's bookmarks, highlights, notes and reading log (inside the caller's transaction)."""
-    for table in ("bookmarks", "annotations", "reading_log"):
+    """Delete a removed book's bookmarks, highlights, notes, reading log and finished date (inside the
+    caller's transaction)."""
+    for table in ("bookmarks", "annotations", "reading_log", "finished_books"):
         conn.execute(f"DELETE FROM {table} WHERE book_id = ?", (book_id,))
