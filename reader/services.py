@@ -107,7 +107,7 @@ class Services:
         from reader.adapters.sqlite.bookmark_repository import SqliteBookmarkRepository
         from reader.app.notes.bookmarks import BookmarksUseCase
 
-        return BookmarksUseCase(SqliteBookmarkRepository(self.db.conn))
+        return BookmarksUseCase(SqliteBookmarkRepository(self.db.conn), self.chunks)
 
     @per_thread
     def annotations(self) -> AnnotationsUseCase:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from reader.adapters.sqlite.book_repository import SqliteBookRepository
 from reader.adapters.sqlite.connection import open_connection
-from reader.adapters.sqlite.migrations import SCHEMA_VERSION, migrate
+from reader.adapters.sqlite.migrations import BOOKMARK_ANCHORS_FROM, SCHEMA_VERSION, migrate
 from reader.app.notes.anchoring import BookText, find_anchor, make_anchor
 from reader.app.notes.undo import UndoStack
 from reader.app.pages.chunking import make_chunks
@@ -178,3 +178,78 @@ def test_removing_a_book_removes_its_marks_but_a_reindex_does_not(tmp_path: Path
     conn = services.db.conn
     for table in ("bookmarks", "annotations", "reading_log"):
         assert conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0
+
+
+def shift_pages(services: Services, book_id: str, texts: list[str]) -> int:
+    """Store the book again with its first page split in two (every later page moves one on)."""
+    book = services.books.get(book_id)
+    assert book is not None
+    half = len(texts[0]) // 2
+    shifted = [texts[0][:half], texts[0][half:], *texts[1:]]
+    pages = [Page(i, str(i)) for i in range(1, len(shifted) + 1)]
+    SqliteBookRepository(services.db.conn).replace(
+        book.__class__(**{**book.__dict__, "page_count": len(shifted)}),
+        1,
+        9,
+        pages,
+        [],
+        make_chunks(book_id, shifted),
+    )
+    return book.page_count
+
+
+def test_a_bookmark_moves_with_its_page_text_and_is_orphaned_when_it_is_gone(tmp_path: Path) -> None:
+    services, book_id, _ = imported(tmp_path)
+    book = services.books.get(book_id)
+    assert book is not None
+    texts = [page_text(services, book_id, n) for n in range(1, book.page_count + 1)]
+    marked = services.bookmarks.name(book_id, 4, "the tide")
+    assert marked.anchor and " ".join(texts[3].split()).startswith(marked.anchor)
+    lost = services.bookmarks.name(book_id, 6, "lost")
+    services.db.conn.execute("UPDATE bookmarks SET anchor = 'words this book never had' WHERE id = ?", (lost.id,))
+    report = services.annotations.reanchor(book_id, old_page_count=shift_pages(services, book_id, texts))
+    assert report.bookmarks.moved == 1 and report.bookmarks.orphaned == 1
+    assert "1 bookmark moved with their text" in report.message and "1 bookmark no longer found" in report.message
+    by_name = {b.name: b for b in services.bookmarks.list(book_id)}
+    assert by_name["the tide"].page == 5 and not by_name["the tide"].orphaned
+    assert by_name["the tide"].id == marked.id and by_name["the tide"].anchor == marked.anchor
+    assert by_name["lost"].page == 6 and by_name["lost"].orphaned  # kept where it was, never dropped
+    # its text back (as a later pipeline might restore it): found again
+    services.db.conn.execute("UPDATE bookmarks SET anchor = ? WHERE id = ?", (marked.anchor, lost.id))
+    again = services.annotations.reanchor(book_id)
+    assert again.bookmarks.found_again == 1 and again.bookmarks.merged == 1
+    (merged,) = services.bookmarks.list(book_id)
+    assert merged.page == 5 and merged.name == "the tide · lost" and not merged.orphaned
+
+
+def test_a_bookmark_on_a_page_without_text_keeps_its_page_number(tmp_path: Path) -> None:
+    services, book_id, path = imported(tmp_path)
+    services.bookmarks.toggle(book_id, 3)
+    services.db.conn.execute("UPDATE bookmarks SET anchor = '' WHERE book_id = ?", (book_id,))
+    outcome = services.importer.import_file(path, force=True)
+    assert outcome.status == "reindexed" and "bookmark" not in outcome.message
+    assert [(b.page, b.orphaned) for b in services.bookmarks.list(book_id)] == [(3, False)]
+
+
+def test_the_upgrade_gives_existing_bookmarks_the_start_of_their_page_text(tmp_path: Path) -> None:
+    import sqlean
+
+    services, book_id, _ = imported(tmp_path)
+    db_path = services.db.path
+    services.db.close()
+    old = sqlean.connect(str(db_path), isolation_level=None)
+    old.execute("DROP TABLE finished_books")  # made by a later step
+    old.execute("DROP TABLE bookmarks")
+    old.execute(
+        "CREATE TABLE bookmarks (id INTEGER PRIMARY KEY, book_id TEXT NOT NULL, page INTEGER NOT NULL, "
+        "name TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL DEFAULT '', UNIQUE (book_id, page))"
+    )
+    old.execute("INSERT INTO bookmarks (book_id, page, name) VALUES (?, 2, 'old')", (book_id,))
+    old.execute(f"PRAGMA user_version = {BOOKMARK_ANCHORS_FROM}")
+    old.close()
+    upgraded = Services.open(db_path)
+    (bookmark,) = upgraded.bookmarks.list(book_id)
+    assert bookmark.name == "old" and not bookmark.orphaned
+    assert bookmark.anchor and " ".join(page_text(upgraded, book_id, 2).split()).startswith(
+        " ".join(bookmark.anchor.split())
+    )

@@ -193,3 +193,24 @@ def test_unexpected_extractor_failure_is_one_line_and_keeps_going(
     assert code == 1
     assert "Imported Good" in out
     assert "bad.md: could not be read as a book (parser state exploded)" in err and "Traceback" not in err
+
+
+def test_remove_says_that_the_books_bookmarks_highlights_and_notes_go_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reader.services import Services
+
+    run(capsys, "import", str(write_novel(tmp_path)))
+    services = Services.open()
+    (book,) = services.books.list()
+    text = services.pages.range_text(book.id, 1, 1)
+    services.bookmarks.toggle(book.id, 1)
+    services.bookmarks.toggle(book.id, 2)
+    services.annotations.highlight(book.id, 1, text, 0, 9)
+    services.annotations.highlight(book.id, 1, text, 10, 20, note="mine")
+    code, _, err = run(capsys, "remove", "The Harbour")  # stdin is no terminal here
+    assert code == 1 and "2 bookmarks, 1 highlight and 1 note" in err and "--yes" in err
+    assert services.books.get(book.id) is not None
+    code, out, _ = run(capsys, "remove", "The Harbour", "--yes")
+    assert code == 0 and "with its conversations and its 2 bookmarks, 1 highlight and 1 note" in out
+    assert services.annotations.counts(book.id).phrase == ""

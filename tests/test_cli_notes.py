@@ -92,3 +92,7 @@ def test_bookmarks_list_with_labels_chapters_and_names(
         ("ii", "", "Preface"),
         ("2", "the keeper's lamp", "Chapter One"),
     ]
+    assert [r["orphaned"] for r in records] == [False, False]
+    services.db.conn.execute("UPDATE bookmarks SET orphaned = 1 WHERE page = 4")
+    code, out, _ = run(capsys, "bookmarks", "Labelled")
+    assert out.splitlines()[1].endswith("[orphaned: its text was not found after a reindex]")

@@ -186,6 +186,15 @@ async def test_remove_a_book_after_confirmation(tmp_path: Path) -> None:
         assert app.focused is app.query_one(BookList)
         await pilot.press("d")
         assert isinstance(app.screen, ConfirmScreen)
+        assert "with its conversations?" in app.screen.question  # no marks: none named
+        await pilot.press("n")
+        services.bookmarks.toggle(book.id, 1)
+        text = services.pages.range_text(book.id, 1, 1)
+        for start in (0, 20, 40):
+            services.annotations.highlight(book.id, 1, text, start, start + 9, note="mine" * (start == 40))
+        await pilot.press("d")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "its conversations and its 1 bookmark, 2 highlights and 1 note?" in app.screen.question
         await pilot.press("n")
         assert services.books.get(book.id) is not None
         await pilot.press("d", "y")

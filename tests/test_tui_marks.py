@@ -106,6 +106,8 @@ async def test_n_in_visual_mode_adds_a_note_and_the_notes_list_removes_with_undo
         assert styled(app, "underline on $page-highlight") == [note.quote]
         await pilot.press("quotation_mark")
         assert isinstance(app.screen, MarksScreen)
+        screen = app.screen
+        await wait_until(pilot, lambda: screen.loaded)
         shown = app.screen.query_one(MarkList).row(0).plain
         assert "p. 2" in shown and "Thorne lies" in shown
         await pilot.press("d")

@@ -329,16 +329,18 @@ def set_page_command(args: argparse.Namespace, services: Services) -> int:
 
 def remove_command(args: argparse.Namespace, services: Services) -> int:
     book = services.find_book(args.book)
+    marks = services.annotations.counts(book.id)
+    going = f"its conversations and its {marks.phrase}" if marks else "its conversations"
     if not args.yes:
         if not sys.stdin.isatty():
-            error_line(f"Removing {describe(book)} needs confirmation; add --yes.")
+            error_line(f"Removing {describe(book)} (with {going}) needs confirmation; add --yes.")
             return 1
-        answer = input(f"Remove {describe(book)} and its conversations? [y/N] ").strip().lower()
+        answer = input(f"Remove {describe(book)} with {going}? [y/N] ").strip().lower()
         if answer not in {"y", "yes"}:
             print("Kept.")
             return 1
     services.books.remove(book.id)
-    print(f"Removed {book.title}. Importing the file again brings it back (conversations are gone).")
+    print(f"Removed {book.title} with {going}. Importing the file again brings the book back, not those.")
     return 0
 
 

@@ -46,12 +46,14 @@ def bookmarks_command(args: argparse.Namespace, services: Services) -> int:
                     "name": bookmark.name,
                     "chapter": chapter.title if chapter else None,
                     "created_at": bookmark.created_at,
+                    "orphaned": bookmark.orphaned,
                 }
             )
             continue
         name = f"  {bookmark.name}" if bookmark.name else ""
         where = f"  ({chapter.title})" if chapter else ""
-        print(f"p. {label}{name}{where}")
+        lost = "  [orphaned: its text was not found after a reindex]" if bookmark.orphaned else ""
+        print(f"p. {label}{name}{where}{lost}")
     if not bookmarks and not args.json:
         print(f"{book.title} has no bookmarks yet (m in the app bookmarks a page).")
     return 0

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from reader.app.notes.reading_pace import format_minutes
-from reader.app.notes.reading_stats import day_chart, reading_stats
+from reader.app.notes.reading_stats import day_chart, finished_date, reading_stats
 from reader.cli.output import json_line
 from reader.services import Services
 
@@ -28,7 +28,7 @@ def stats_command(args: argparse.Namespace, services: Services) -> int:
     books = [book] if book else services.books.list()
     today = date.today()
     weeks = max(1, min(args.weeks, 52))
-    stats = reading_stats(log, books, today, weeks)
+    stats = reading_stats(log, books, today, weeks, services.reading_time.log.finished())
     if args.json:
         json_line(
             {
@@ -39,7 +39,13 @@ def stats_command(args: argparse.Namespace, services: Services) -> int:
                 "words_per_minute": round(services.reading_time.pace().wpm),
                 "pages_per_day": {day.isoformat(): pages for day, pages in stats.days},
                 "finished": [
-                    {"id": b.id, "title": b.title, "last_read_at": b.last_read_at} for b in stats.finished
+                    {
+                        "id": b.id,
+                        "title": b.title,
+                        "finished_on": stats.finished_on.get(b.id),
+                        "last_read_at": b.last_read_at,
+                    }
+                    for b in stats.finished
                 ],
             }
         )
@@ -56,12 +62,17 @@ def stats_command(args: argparse.Namespace, services: Services) -> int:
     )
     for line in day_chart(stats.days):
         print(f"    {line}")
+    def when(finished: Any) -> str:
+        day = stats.finished_on.get(finished.id)
+        return f"on {finished_date(day)}" if day else "yes"
+
     if book:
-        print(f"  finished   {'yes' if stats.finished else 'not yet'}")
+        print(f"  finished   {when(stats.finished[0]) if stats.finished else 'not yet'}")
     else:
         print(f"  finished   {len(stats.finished)} book{'s' * (len(stats.finished) != 1)}")
         for finished in stats.finished:
-            print(f"             {finished.title}")
+            day = stats.finished_on.get(finished.id)
+            print(f"             {finished.title}" + (f"  ({finished_date(day)})" if day else ""))
     since = (today - timedelta(days=weeks * 7 - 1)).strftime("%b %d")
     print(
         f"  (pages per day since {since}; reading time counts pages turned at a reading pace, nothing leaves this machine)"

@@ -6,14 +6,14 @@ import builtins
 from collections.abc import Sequence
 from typing import Protocol
 
-from reader.domain.annotations import Anchor, Annotation, Bookmark, ReadingDay
+from reader.domain.annotations import Anchor, Annotation, AnnotationLine, Bookmark, ReadingDay
 
 
 class BookmarkRepository(Protocol):
     """Stored bookmarks; every write is committed at once."""
 
-    def add(self, book_id: str, page: int, name: str = "") -> Bookmark:
-        """Bookmark `page` (renaming the bookmark already there)."""
+    def add(self, book_id: str, page: int, name: str = "", anchor: str = "") -> Bookmark:
+        """Bookmark `page` (renaming the bookmark already there); `anchor` is the start of its text."""
         ...
 
     def at(self, book_id: str, page: int) -> Bookmark | None: ...
@@ -30,8 +30,8 @@ class BookmarkRepository(Protocol):
         """Put a removed bookmark back as it was."""
         ...
 
-    def clamp(self, book_id: str, page_count: int) -> None:
-        """Move bookmarks past the book's last page onto it (after the book's pages changed)."""
+    def replace_all(self, book_id: str, bookmarks: Sequence[Bookmark]) -> None:
+        """Replace the book's bookmarks with `bookmarks` (ids kept) at once (after a reindex moved them)."""
         ...
 
 
@@ -48,6 +48,19 @@ class AnnotationRepository(Protocol):
 
     def list(self, book_id: str, up_to_page: int | None = None) -> builtins.list[Annotation]:
         """The book's annotations in page and text order (orphaned ones included), up to a page if given."""
+        ...
+
+    def lines(self, book_id: str, offset: int = 0, limit: int = -1) -> builtins.list[AnnotationLine]:
+        """The book's annotations as a list shows them (page, quote, note), in page and text order;
+        `limit` of them (all when negative) from the `offset`-th on."""
+        ...
+
+    def count(self, book_id: str, up_to_page: int | None = None) -> int:
+        """How many annotations the book has (orphaned ones included), up to a page if given."""
+        ...
+
+    def count_notes(self, book_id: str) -> int:
+        """How many of the book's annotations carry a note."""
         ...
 
     def set_note(self, annotation_id: int, note: str) -> Annotation | None: ...
@@ -70,6 +83,10 @@ class ReadingLogRepository(Protocol):
 
     def add(self, book_id: str, day: str, seconds: float, pages: int, words: int) -> None:
         """Add reading to a book's day."""
+        ...
+
+    def finished(self) -> dict[str, str]:
+        """The local date (YYYY-MM-DD) each finished book was first finished, by book id."""
         ...
 
     def days(self, book_id: str | None = None, since: str | None = None) -> Sequence[ReadingDay]:

@@ -235,7 +235,7 @@ class ReaderApp(App[None]):
 
     @on(CitationFollowed)
     def _citation_followed(self, event: CitationFollowed) -> None:
-        self.reading.follow_citation(event.label, event.page)
+        self.reading.follow_citation(event.label, event.page, event.words, event.searches)
 
     def action_position_here(self) -> None:
         """Make the page on screen the reading position."""

@@ -5,8 +5,11 @@ from __future__ import annotations
 import re
 from urllib.parse import quote, unquote
 
+from reader.app.text.sentences import split_sentences
+
 CITATION = re.compile(r"\[(pp?)\.\s*([^\[\]\(\)]{1,40}?)\](?!\()")
 SCHEME = "page:"
+_WORD = re.compile(r"\w+(?:['’]\w+)*")
 
 
 def first_label(labels: str) -> str:
@@ -34,3 +37,13 @@ def citation_labels(markdown: str) -> list[str]:
 def label_from_href(href: str) -> str | None:
     """The page label a citation link points at, or None for any other link."""
     return unquote(href[len(SCHEME) :]) if href.startswith(SCHEME) else None
+
+
+def cited_words(markdown: str, label: str) -> str:
+    """The words of the answer's sentences that cite page `label` (citations and Markdown marks left out)."""
+    cited = [
+        sentence
+        for sentence in split_sentences(markdown)
+        if any(first_label(match.group(2)) == label for match in CITATION.finditer(sentence))
+    ]
+    return " ".join(_WORD.findall(" ".join(CITATION.sub(" ", sentence) for sentence in cited)))

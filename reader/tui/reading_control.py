@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from textual.app import App
 from textual.timer import Timer
 
@@ -97,8 +99,15 @@ class ReadingControl:
             self.panes.chat.set_horizon(self.session.label(self.session.horizon), self.session.horizon)
             self.panes.library.show_progress(self.session.book.id, self.session.horizon)
 
-    def follow_citation(self, label: str, page: int | None) -> None:
-        """Open a cited page (`page` when known, else the page labelled `label`)."""
+    def follow_citation(
+        self,
+        label: str,
+        page: int | None,
+        words: str = "",
+        searches: Mapping[int, str] | None = None,
+    ) -> None:
+        """Open a cited page (`page` when known, else the page labelled `label`) with the cited words
+        highlighted: those of the answer's sentences citing it, else the search that found it."""
         if self.session is None:
             return
         try:
@@ -108,7 +117,9 @@ class ReadingControl:
             return
         if self.panes.is_narrow():
             self.panes.focus_pane("viewer")
-        self.panes.viewer.jump_to(page)
+        viewer = self.panes.viewer
+        if viewer.show_cited(page, words, (searches or {}).get(page, "")):
+            viewer.focus()  # n / N step through the cited words; `a` goes back to the chat
 
     def follow_label(self, label: str | None) -> None:
         """Open the page labelled `label` (None: stay)."""

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from reader.adapters.sqlite.book_repository import utc_now
-from reader.domain.annotations import Anchor, Annotation
+from reader.domain.annotations import Anchor, Annotation, AnnotationLine
 
 _COLUMNS = "id, book_id, page, start, end, quote, prefix, suffix, note, orphaned, created_at, updated_at"
 
@@ -73,6 +73,27 @@ class SqliteAnnotationRepository:
             (book_id, limit),
         ).fetchall()
         return [_annotation(row) for row in rows]
+
+    def lines(self, book_id: str, offset: int = 0, limit: int = -1) -> builtins.list[AnnotationLine]:
+        rows = self.conn.execute(
+            "SELECT id, page, quote, note, orphaned FROM annotations WHERE book_id = ? "
+            "ORDER BY page, start, id LIMIT ? OFFSET ?",
+            (book_id, limit, offset),
+        ).fetchall()
+        return [AnnotationLine(row[0], row[1], row[2], row[3], bool(row[4])) for row in rows]
+
+    def count(self, book_id: str, up_to_page: int | None = None) -> int:
+        limit = up_to_page if up_to_page is not None else 1 << 62
+        row = self.conn.execute(
+            "SELECT count(*) FROM annotations WHERE book_id = ? AND page <= ?", (book_id, limit)
+        ).fetchone()
+        return int(row[0])
+
+    def count_notes(self, book_id: str) -> int:
+        row = self.conn.execute(
+            "SELECT count(*) FROM annotations WHERE book_id = ? AND note != ''", (book_id,)
+        ).fetchone()
+        return int(row[0])
 
     def set_note(self, annotation_id: int, note: str) -> Annotation | None:
         self.conn.execute(

@@ -99,8 +99,16 @@ class SqliteBookRepository:
         return [Chapter(index=r[0], title=r[1], start_page=r[2], end_page=r[3], level=r[4]) for r in rows]
 
     def set_current_page(self, book_id: str, page: int) -> None:
+        """Move the reading position; reaching the story's last page records today (local) as the day
+        the book was finished, the first time."""
         self.conn.execute(
             "UPDATE books SET current_page = ?, last_read_at = ? WHERE id = ?", (page, utc_now(), book_id)
+        )
+        self.conn.execute(
+            "INSERT OR IGNORE INTO finished_books (book_id, finished_on) "
+            "SELECT id, date('now', 'localtime') FROM books "
+            "WHERE id = ? AND current_page >= min(coalesce(story_end, page_count), page_count)",
+            (book_id,),
         )
 
     def mark_read(self, book_id: str) -> None:

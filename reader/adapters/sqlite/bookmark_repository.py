@@ -8,11 +8,11 @@ from typing import Any
 
 from reader.domain.annotations import Bookmark
 
-_COLUMNS = "id, book_id, page, name, created_at"
+_COLUMNS = "id, book_id, page, name, created_at, anchor, orphaned"
 
 
 def _bookmark(row: Sequence[Any]) -> Bookmark:
-    return Bookmark(row[0], row[1], row[2], row[3], row[4])
+    return Bookmark(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]))
 
 
 class SqliteBookmarkRepository:
@@ -21,11 +21,12 @@ class SqliteBookmarkRepository:
     def __init__(self, conn: Any) -> None:
         self.conn = conn
 
-    def add(self, book_id: str, page: int, name: str = "") -> Bookmark:
+    def add(self, book_id: str, page: int, name: str = "", anchor: str = "") -> Bookmark:
         self.conn.execute(
-            "INSERT INTO bookmarks (book_id, page, name) VALUES (?, ?, ?) "
-            "ON CONFLICT(book_id, page) DO UPDATE SET name = excluded.name",
-            (book_id, page, name.strip()),
+            "INSERT INTO bookmarks (book_id, page, name, anchor) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(book_id, page) DO UPDATE SET name = excluded.name, anchor = excluded.anchor, "
+            "orphaned = 0",
+            (book_id, page, name.strip(), anchor),
         )
         found = self.at(book_id, page)
         assert found is not None
@@ -52,19 +53,33 @@ class SqliteBookmarkRepository:
 
     def restore(self, bookmark: Bookmark) -> None:
         self.conn.execute(
-            "INSERT OR REPLACE INTO bookmarks (id, book_id, page, name, created_at) VALUES (?, ?, ?, ?, ?)",
-            (bookmark.id, bookmark.book_id, bookmark.page, bookmark.name, bookmark.created_at),
+            f"INSERT OR REPLACE INTO bookmarks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                bookmark.id,
+                bookmark.book_id,
+                bookmark.page,
+                bookmark.name,
+                bookmark.created_at,
+                bookmark.anchor,
+                int(bookmark.orphaned),
+            ),
         )
 
-    def clamp(self, book_id: str, page_count: int) -> None:
-        self.conn.execute(
-            "UPDATE OR IGNORE bookmarks SET page = ? WHERE book_id = ? AND page > ?",
-            (page_count, book_id, page_count),
-        )
-        self.conn.execute("DELETE FROM bookmarks WHERE book_id = ? AND page > ?", (book_id, page_count))
+    def replace_all(self, book_id: str, bookmarks: Sequence[Bookmark]) -> None:
+        self.conn.execute("SAVEPOINT bookmarks_replaced")
+        try:
+            self.conn.execute("DELETE FROM bookmarks WHERE book_id = ?", (book_id,))
+            for bookmark in bookmarks:
+                self.restore(bookmark)
+        except BaseException:
+            self.conn.execute("ROLLBACK TO bookmarks_replaced")
+            self.conn.execute("RELEASE bookmarks_replaced")
+            raise
+        self.conn.execute("RELEASE bookmarks_replaced")
 
 
 def delete_reader_marks(conn: Any, book_id: str) -> None:
-    """Delete a removed book's bookmarks, highlights, notes and reading log (inside the caller's transaction)."""
-    for table in ("bookmarks", "annotations", "reading_log"):
+    """Delete a removed book's bookmarks, highlights, notes, reading log and finished date (inside the
+    caller's transaction)."""
+    for table in ("bookmarks", "annotations", "reading_log", "finished_books"):
         conn.execute(f"DELETE FROM {table} WHERE book_id = ?", (book_id,))

@@ -341,6 +341,33 @@ def _split_statements(sql: str) -> list[str]:
     return statements
 
 
+_V10_BOOKMARK_ANCHORS = """
+ALTER TABLE bookmarks ADD COLUMN anchor TEXT NOT NULL DEFAULT '';
+ALTER TABLE bookmarks ADD COLUMN orphaned INTEGER NOT NULL DEFAULT 0;
+UPDATE bookmarks SET anchor = coalesce(
+    (SELECT substr(c.text, 1, 80) FROM chunks c WHERE c.book_id = bookmarks.book_id
+     AND c.start_page = bookmarks.page ORDER BY c.chunk_index LIMIT 1), '');
+"""
+"""Bookmarks found again by their page's text after a reindex: `anchor` is the start of the bookmarked
+page's text (filled in here from the page's first chunk), `orphaned` marks one a reindex could not find."""
+
+
+_V11_FINISHED_BOOKS = """
+CREATE TABLE finished_books (
+    book_id     TEXT PRIMARY KEY,
+    finished_on TEXT NOT NULL
+) WITHOUT ROWID;
+INSERT INTO finished_books (book_id, finished_on)
+    SELECT id, substr(coalesce(last_read_at, imported_at), 1, 10) FROM books
+    WHERE current_page >= min(coalesce(story_end, page_count), page_count);
+"""
+"""The local date (YYYY-MM-DD) each book was first finished: the reading position reached the story's
+last page. Books finished before this step get the date they were last read. No foreign key (a reindex
+replaces the book's row); removing the book deletes it."""
+
+_bookmark_anchors = _script(_V10_BOOKMARK_ANCHORS)
+_finished_books = _script(_V11_FINISHED_BOOKS)
+
 MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V1_CORE),
     _script(_V2_EMBEDDINGS_AND_CHAT),
@@ -352,8 +379,15 @@ MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V8_BOOKMARKS_ANNOTATIONS_AND_READING_LOG),
     _script(_V9_HELD_BACK_ANSWERS),
     _script(_V10_PAGE_TEXTS),
+    _bookmark_anchors,
+    _finished_books,
 ]
 """MIGRATIONS[i] brings a database from user_version i to i + 1."""
+
+BOOKMARK_ANCHORS_FROM = MIGRATIONS.index(_bookmark_anchors)
+"""The schema version the bookmark-anchor step upgrades (its test starts there)."""
+FINISHED_BOOKS_FROM = MIGRATIONS.index(_finished_books)
+"""The schema version the finished-books step upgrades (its test starts there)."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -21,6 +21,10 @@ class SqliteReadingLogRepository:
             (book_id, day, seconds, pages, words),
         )
 
+    def finished(self) -> dict[str, str]:
+        rows = self.conn.execute("SELECT book_id, finished_on FROM finished_books").fetchall()
+        return {book_id: finished_on for book_id, finished_on in rows}
+
     def days(self, book_id: str | None = None, since: str | None = None) -> list[ReadingDay]:
         where, params = ["day >= ?"], [since or ""]
         if book_id is not None:

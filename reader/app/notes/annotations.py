@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reader.app.notes.anchoring import BookText, expected_page, find_anchor, make_anchor
+from reader.app.notes.bookmark_anchors import BookmarkReport, reanchor_bookmarks
 from reader.app.pages.chunking import join_chunks
 from reader.domain.annotation_ports import AnnotationRepository, BookmarkRepository
-from reader.domain.annotations import Annotation
+from reader.domain.annotations import Annotation, AnnotationLine, MarkCounts
 from reader.domain.errors import ReaderError
 from reader.domain.models import Chunk
 from reader.domain.ports import BookRepository, ChunkRepository
@@ -23,17 +25,20 @@ class ReanchorReport:
     orphaned: int = 0
     found_again: int = 0
     """Annotations orphaned by an earlier reindex that were found again."""
+    bookmarks: BookmarkReport = BookmarkReport()
+    """What became of the book's bookmarks."""
 
     @property
     def message(self) -> str:
-        if not (self.moved or self.orphaned or self.found_again):
-            return ""
-        parts = [f"{self.moved} highlight{'s' * (self.moved != 1)} re-anchored"] if self.moved else []
-        if self.found_again:
-            parts.append(f"{self.found_again} found again")
-        if self.orphaned:
-            parts.append(f"{self.orphaned} no longer found (kept as orphaned; `reader notes` lists them)")
-        return "; ".join(parts) + "."
+        highlights = ""
+        if self.moved or self.orphaned or self.found_again:
+            parts = [f"{self.moved} highlight{'s' * (self.moved != 1)} re-anchored"] if self.moved else []
+            if self.found_again:
+                parts.append(f"{self.found_again} found again")
+            if self.orphaned:
+                parts.append(f"{self.orphaned} no longer found (kept as orphaned; `reader notes` lists them)")
+            highlights = "; ".join(parts) + "."
+        return " ".join(filter(None, [highlights, self.bookmarks.message]))
 
 
 def page_texts(chunks: Sequence[Chunk], page_count: int) -> list[str]:
@@ -78,6 +83,21 @@ class AnnotationsUseCase:
     def list(self, book_id: str, up_to_page: int | None = None) -> list[Annotation]:
         return self.annotations.list(book_id, up_to_page)
 
+    def lines(self, book_id: str, offset: int = 0, limit: int = -1) -> builtins.list[AnnotationLine]:
+        """The book's highlights and notes as their list shows them (a light read for 10,000 of them):
+        `limit` of them (all when negative) from the `offset`-th on, in page and text order."""
+        return self.annotations.lines(book_id, offset, limit)
+
+    def count(self, book_id: str, up_to_page: int | None = None) -> int:
+        """How many highlights and notes the book has, up to page `up_to_page` when given."""
+        return self.annotations.count(book_id, up_to_page)
+
+    def counts(self, book_id: str) -> MarkCounts:
+        """How many bookmarks, highlights and notes the book has (what removing it would delete)."""
+        notes = self.annotations.count_notes(book_id)
+        bookmarks = len(self.bookmarks.list(book_id)) if self.bookmarks is not None else 0
+        return MarkCounts(bookmarks, self.annotations.count(book_id) - notes, notes)
+
     def set_note(self, annotation_id: int, note: str) -> Annotation | None:
         return self.annotations.set_note(annotation_id, note)
 
@@ -89,20 +109,25 @@ class AnnotationsUseCase:
         self.annotations.restore(annotation)
 
     def reanchor(self, book_id: str, old_page_count: int | None = None) -> ReanchorReport:
-        """Find every annotation of the book again in its (re-imported) pages; orphan what is gone.
+        """Find every annotation and bookmark of the book again in its (re-imported) pages; orphan what
+        is gone.
 
         `old_page_count` is how many pages the book had before (to guess where a passage moved).
         """
         book = self.books.get(book_id)
         if book is None:
             return ReanchorReport()
-        if self.bookmarks is not None:
-            self.bookmarks.clamp(book_id, book.page_count)
         stored = self.annotations.list(book_id)
-        if not stored:
+        bookmarks = self.bookmarks.list(book_id) if self.bookmarks is not None else []
+        if not stored and not bookmarks:
             return ReanchorReport()
         texts = page_texts(self.chunks.get_by_page_range(book_id, 1, book.page_count), book.page_count)
         whole = BookText(texts)
+        marks = BookmarkReport()
+        if self.bookmarks is not None and bookmarks:
+            placed, marks = reanchor_bookmarks(bookmarks, whole, old_page_count or book.page_count)
+            if placed != bookmarks:
+                self.bookmarks.replace_all(book_id, placed)
         kept = moved = orphaned = found_again = 0
         for annotation in stored:
             anchor = annotation.anchor
@@ -125,4 +150,4 @@ class AnnotationsUseCase:
                 found_again += 1
             else:
                 moved += 1
-        return ReanchorReport(kept, moved, orphaned, found_again)
+        return ReanchorReport(kept, moved, orphaned, found_again, marks)

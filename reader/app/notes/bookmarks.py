@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reader.app.notes.bookmark_anchors import page_anchor
+from reader.app.pages.chunking import join_chunks
 from reader.domain.annotation_ports import BookmarkRepository
 from reader.domain.annotations import Bookmark
+from reader.domain.ports import ChunkRepository
 
 
 @dataclass(frozen=True)
@@ -19,19 +22,27 @@ class Toggled:
 class BookmarksUseCase:
     """The reader's bookmarks of their books."""
 
-    def __init__(self, bookmarks: BookmarkRepository) -> None:
+    def __init__(self, bookmarks: BookmarkRepository, chunks: ChunkRepository | None = None) -> None:
         self.bookmarks = bookmarks
+        self.chunks = chunks
+
+    def _anchor(self, book_id: str, page: int) -> str:
+        """The start of the page's text, to find the page again after a reindex."""
+        if self.chunks is None:
+            return ""
+        chunks = self.chunks.get_by_page_range(book_id, page, page)
+        return page_anchor(join_chunks(c for c in chunks if c.start_page == page))
 
     def toggle(self, book_id: str, page: int) -> Toggled:
         """Bookmark `page`, or remove its bookmark when it has one."""
         existing = self.bookmarks.at(book_id, page)
         if existing is not None:
             return Toggled(removed=self.bookmarks.remove(existing.id))
-        return Toggled(added=self.bookmarks.add(book_id, page))
+        return Toggled(added=self.bookmarks.add(book_id, page, "", self._anchor(book_id, page)))
 
     def name(self, book_id: str, page: int, name: str) -> Bookmark:
         """Bookmark `page` with a name (renaming its bookmark when it has one)."""
-        return self.bookmarks.add(book_id, page, name)
+        return self.bookmarks.add(book_id, page, name, self._anchor(book_id, page))
 
     def at(self, book_id: str, page: int) -> Bookmark | None:
         return self.bookmarks.at(book_id, page)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -21,6 +21,9 @@ class ReadingStats:
     words: int
     days: list[tuple[date, int]]
     finished: list[Book]
+    """The finished books, in the order they were finished."""
+    finished_on: dict[str, str]
+    """The local date (YYYY-MM-DD) each finished book was first finished, by book id."""
 
     @property
     def hours(self) -> float:
@@ -28,9 +31,14 @@ class ReadingStats:
 
 
 def reading_stats(
-    log: Sequence[ReadingDay], books: Sequence[Book], today: date, weeks: int = 4
+    log: Sequence[ReadingDay],
+    books: Sequence[Book],
+    today: date,
+    weeks: int = 4,
+    finished_on: Mapping[str, str] | None = None,
 ) -> ReadingStats:
-    """Stats of `log` (already limited to one book when asked); `books` decide which are finished."""
+    """Stats of `log` (already limited to one book when asked); of `books`, those in `finished_on` (the
+    day each was first finished) or read to the story's last page are finished."""
     first = today - timedelta(days=weeks * 7 - 1)
     per_day: dict[str, int] = {}
     for day in log:
@@ -39,10 +47,25 @@ def reading_stats(
         (first + timedelta(days=n), per_day.get((first + timedelta(days=n)).isoformat(), 0))
         for n in range(weeks * 7)
     ]
-    finished = [book for book in books if book.current_page >= book.story_last]
+    dates = dict(finished_on or {})
+    finished = [book for book in books if book.id in dates or book.current_page >= book.story_last]
+    finished.sort(key=lambda book: (dates.get(book.id, today.isoformat()), book.title))
     return ReadingStats(
-        sum(d.seconds for d in log), sum(d.pages for d in log), sum(d.words for d in log), days, finished
+        sum(d.seconds for d in log),
+        sum(d.pages for d in log),
+        sum(d.words for d in log),
+        days,
+        finished,
+        {book.id: dates[book.id] for book in finished if book.id in dates},
     )
+
+
+def finished_date(day: str) -> str:
+    """A finished date (YYYY-MM-DD) as "Nov 24, 2026" (as stored when it does not parse)."""
+    try:
+        return date.fromisoformat(day).strftime("%b %d, %Y")
+    except ValueError:
+        return day
 
 
 def day_chart(days: Sequence[tuple[date, int]], height: int = 4) -> list[str]:

@@ -385,6 +385,7 @@ class ChatPane(Vertical):
         elif isinstance(event, ToolResultEvent):
             if (item := turn.tool_item(event.tool_call_id)) is not None:
                 item.add_results(event.results)
+            turn.answer.found(event.query, event.results)
         elif isinstance(event, NoticeEvent):
             turn.add_before_answer(NoticeItem(event.message))
         elif isinstance(event, ShieldEvent):

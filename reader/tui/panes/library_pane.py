@@ -193,8 +193,11 @@ class LibraryPane(Vertical):
         book = self.highlighted_book()
         if book is None:
             return
+        marks = self.services.annotations.counts(book.id)  # indexed counts, well under a millisecond
+        going = f"its conversations and its {marks.phrase}" if marks else "its conversations"
         question = (
-            f"Remove {describe(book)} with its conversations? Importing the file again brings the book back."
+            f"Remove {describe(book)} with {going}? Importing the file again brings the book back, "
+            "not those."
         )
 
         def answered(yes: bool | None) -> None:

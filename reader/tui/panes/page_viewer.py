@@ -22,19 +22,15 @@ from reader.tui.reading_session import ReadingSession, ShownPage
 from reader.tui.screens.confirm_screen import ConfirmScreen
 from reader.tui.screens.goto_screen import GoToScreen
 from reader.tui.screens.toc_screen import TocScreen
+from reader.tui.widgets.page_content import can_open, page_content
 from reader.tui.widgets.page_header import PageHeader
-from reader.tui.widgets.page_text import PageText, page_content
+from reader.tui.widgets.page_text import PageText
 from reader.tui.worker_failures import forward_failure
 
 EMPTY_LIBRARY = (
     "No book is open.\n\nPress i to import a PDF, EPUB, MOBI, FB2, HTML, TXT or Markdown file (or a folder of them), "
     "or pick a book in the library.\n\nTo try reader with a sample novella, run `reader demo`."
 )
-
-
-def can_open(page: ShownPage) -> bool:
-    """Whether `o` is worth showing: a page of a PDF book whose meaning is largely in its figures."""
-    return page.has_figures and page.book.format == "pdf"
 
 
 PAGE_GROUP = Binding.Group("Page", compact=True)

@@ -12,7 +12,8 @@ from textual.widgets.markdown import MarkdownStream
 
 from reader.app.shield.spoiler_shield import HELD_NOTICE
 from reader.domain.chat import Citation
-from reader.tui.citations import citation_labels, label_from_href, linkify_citations
+from reader.domain.models import SearchResult
+from reader.tui.citations import citation_labels, cited_words, label_from_href, linkify_citations
 from reader.tui.widgets.citation_bar import CitationBar, CitationFollowed
 
 REVEAL_HINT = "Ctrl+R reveals it."
@@ -40,6 +41,8 @@ class AnswerItem(Vertical):
         self.text = text
         self.streaming = streaming
         self.citations: dict[str, int | None] = {}
+        self.searches: dict[int, str] = {}
+        """The query of the search that found each page (its first), for the words a citation shows."""
         self._stream: MarkdownStream | None = None
         self.held_message = held_message
         """The stored answer whose end the spoiler shield holds back (None: nothing held)."""
@@ -86,6 +89,16 @@ class AnswerItem(Vertical):
         cited = list(citations) or [Citation(label, 0) for label in citation_labels(text)]
         await self.set_citations(cited)
 
+    def found(self, query: str, results: Sequence[SearchResult]) -> None:
+        """Remember that a search for `query` found the pages of `results`."""
+        for result in results:
+            for page in range(result.start_page, result.end_page + 1):
+                self.searches.setdefault(page, query)
+
+    def follow(self, label: str) -> CitationFollowed:
+        """The message opening page `label` with the words that cite it."""
+        return CitationFollowed(label, self.citations.get(label), cited_words(self.text, label), self.searches)
+
     async def abandon(self) -> None:
         """Stop streaming without a final answer."""
         if self._stream is not None:
@@ -100,14 +113,13 @@ class AnswerItem(Vertical):
     @on(Button.Pressed, ".citation")
     def _citation_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        label = event.button.name or ""
-        self.post_message(CitationFollowed(label, self.citations.get(label)))
+        self.post_message(self.follow(event.button.name or ""))
 
     @on(Markdown.LinkClicked)
     def _link_clicked(self, event: Markdown.LinkClicked) -> None:
         event.stop()
         label = label_from_href(event.href)
         if label is not None:
-            self.post_message(CitationFollowed(label, self.citations.get(label)))
+            self.post_message(self.follow(label))
         else:
             self.app.open_url(event.href)

@@ -18,12 +18,19 @@ BUTTON_PAD = 2
 
 
 class CitationFollowed(Message):
-    """The reader asked to open a cited page (`page` when known, else resolve `label`)."""
+    """The reader asked to open a cited page (`page` when known, else resolve `label`).
 
-    def __init__(self, label: str, page: int | None) -> None:
+    `words` are the words of the answer's sentences citing it; `searches` the query of the search that
+    found each page (the viewer highlights the words found on the page, else the search's)."""
+
+    def __init__(
+        self, label: str, page: int | None, words: str = "", searches: dict[int, str] | None = None
+    ) -> None:
         super().__init__()
         self.label = label
         self.page = page
+        self.words = words
+        self.searches = searches or {}
 
 
 def citation_button(label: str) -> Button:

@@ -40,20 +40,28 @@ class MarkList(ScrollView, can_focus=True):
             super().__init__()
             self.index = index
 
-    def __init__(self, count: int, prompt: Callable[[int], Content], *, id: str | None = None) -> None:
+    def __init__(
+        self, count: int, prompt: Callable[[int], Content], *, placeholder: str = "", id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.count = count
         self.prompt = prompt
+        self.placeholder = placeholder
+        """What the list says while it has no rows (reading them, or none to list)."""
         self._cache: dict[int, Content] = {}
+        self._follow_on_size = False
 
     def on_mount(self) -> None:
         self.virtual_size = Size(0, self.count)
 
-    def reset(self, count: int, cursor: int = 0) -> None:
+    def reset(self, count: int, cursor: int = 0, *, placeholder: str | None = None) -> None:
         """Show `count` rows again (after one was removed or put back), the cursor on row `cursor`."""
         self.count = count
+        if placeholder is not None:
+            self.placeholder = placeholder
         self._cache.clear()
-        self.virtual_size = Size(0, count)
+        if self.virtual_size.height != count:
+            self.virtual_size = Size(0, count)
         self.cursor = max(0, min(cursor, count - 1))
         self._follow()
         self.refresh()
@@ -67,8 +75,18 @@ class MarkList(ScrollView, can_focus=True):
     def watch_cursor(self) -> None:
         self.refresh()
 
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        """Scroll to the cursor as soon as the list knows its height (before it is first painted)."""
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        if self._follow_on_size and self.scrollable_content_region.height:
+            self._follow()
+        return changed
+
     def _follow(self) -> None:
-        height = self.scrollable_content_region.height or 1
+        height = self.scrollable_content_region.height
+        self._follow_on_size = not height
+        if not height:
+            return
         top = self.scroll_offset.y
         if self.cursor < top:
             self.scroll_to(y=self.cursor, animate=False, immediate=True)
@@ -100,9 +118,12 @@ class MarkList(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         style: Style = self.rich_style
         index = self.scroll_offset.y + y
-        if not 0 <= index < self.count or width <= 0:
+        if not self.count and index == 0 and self.placeholder and width > 0:
+            content = Content.styled(self.placeholder, "$text-muted").truncate(width, ellipsis=True)
+        elif not 0 <= index < self.count or width <= 0:
             return Strip.blank(width, style)
-        content = self.row(index).truncate(width, ellipsis=True)
+        else:
+            content = self.row(index).truncate(width, ellipsis=True)
         if index == self.cursor:
             content = content.pad_right(width - content.cell_length).stylize_before(CURSOR_STYLE)
         strips = Visual.to_strips(self, content, width, 1, self.visual_style)
