@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from reader.app.enrich_pages import EnrichPagesUseCase
     from reader.app.import_books import ImportBooksUseCase
     from reader.app.ocr_pages import OcrPagesUseCase
+    from reader.app.page_text_index import PageTextIndex
     from reader.app.reading_time import ReadingTimeUseCase
     from reader.app.refine_concepts import RefineConceptsUseCase
     from reader.app.search_books import SearchBooksUseCase
@@ -316,7 +317,16 @@ class Services:
             pdf_input=reads_pdf(model, chat.pdf_input),
             retry=RetryPolicy(chat.max_retries, chat.retry_backoff),
             config_hint=self._config_hint,
+            page_texts=self.page_text_index,
         )
+
+    @property
+    def page_text_index(self) -> PageTextIndex:
+        """Stores page text from OCR or a model's transcription and re-indexes the page."""
+        from reader.adapters.sqlite.page_text_repository import SqlitePageTextStore
+        from reader.app.page_text_index import PageTextIndex
+
+        return PageTextIndex(self.books, self.chunks, SqlitePageTextStore(self.db.conn))
 
     @property
     def ocr(self) -> OcrPagesUseCase:
