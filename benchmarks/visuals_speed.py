@@ -138,6 +138,7 @@ def enrich_overhead(work: Path, pdf: Path) -> dict[str, float]:
                 "sections": ["The Lamp"],
                 "visuals": [{"type": "figure", "description": "the lamp", "relevance": "supporting"}],
                 "visual_importance": 2,
+                "full_text": "",
             }
         )
         model = services.chat_model

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from reader.app.notes.bookmarks import BookmarksUseCase
     from reader.app.notes.reading_time import ReadingTimeUseCase
     from reader.app.pages.enrich_pages import EnrichPagesUseCase
+    from reader.app.pages.page_text_index import PageTextIndex
     from reader.app.search.embed_books import EmbedBooksUseCase
     from reader.app.search.search_books import SearchBooksUseCase
     from reader.app.shield.cache import ShieldIndexes
@@ -347,7 +348,17 @@ class Services:
             pdf_input=reads_pdf(model, chat.pdf_input),
             retry=RetryPolicy(chat.max_retries, chat.retry_backoff),
             config_hint=self._config_hint,
+            page_texts=self.page_text_index,
         )
+
+    @property
+    def page_text_index(self) -> PageTextIndex:
+        """Stores page text from OCR or a model's transcription and re-indexes the page."""
+        from reader.adapters.sqlite.page_text_repository import SqlitePageTextStore
+        from reader.app.knowledge.concept_map import build_concept_map
+        from reader.app.pages.page_text_index import PageTextIndex
+
+        return PageTextIndex(self.books, self.chunks, SqlitePageTextStore(self.db.conn), build_concept_map)
 
     @property
     def ocr(self) -> OcrPagesUseCase:

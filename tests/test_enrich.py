@@ -44,6 +44,7 @@ def page_json(page: str, importance: int = 2, **extra: Any) -> str:
             {"type": "figure", "description": f"the lamp drawn on page {page}", "relevance": "essential"}
         ],
         "visual_importance": importance,
+        "full_text": "",
     }
     return json.dumps(value | extra)
 
@@ -108,6 +109,7 @@ def test_a_valid_reply_parses_into_an_enrichment() -> None:
             '$.visuals[0].relevance: "maybe" is not one of',
         ),
         (page_json("1", sections="One"), "$.sections: expected array, got string"),
+        (page_json("1", full_text=None), "$.full_text: expected string, got null"),
     ],
 )
 def test_invalid_replies_say_what_is_wrong(raw: str, problem: str) -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from reader.app.pages.enrich_pages import PageResult, parse_page_range
 from reader.app.pages.page_lookup import page_label, resolve_page
 from reader.cli.output import ProgressLine, json_line
+from reader.cli.page_text_vectors import embed_new_text, was_embedded
 from reader.domain.errors import ReaderError
 from reader.domain.models import Page
 
@@ -55,7 +56,13 @@ def enrich_command(args: argparse.Namespace, services: Services) -> int:
     def on_page(result: PageResult) -> None:
         if args.json:
             json_line(
-                {"page": result.number, "label": result.label, "status": result.status, "error": result.error}
+                {
+                    "page": result.number,
+                    "label": result.label,
+                    "status": result.status,
+                    "error": result.error,
+                    "transcribed": result.transcribed,
+                }
             )
             return
         if progress.enabled and result.status != "failed":
@@ -64,6 +71,7 @@ def enrich_command(args: argparse.Namespace, services: Services) -> int:
         what = f"failed: {result.error}" if result.status == "failed" else result.status
         print(f"[{seen[0] + 1}/{total}] p. {result.label} {what}", file=sys.stderr)
 
+    embedded = was_embedded(services, book.id)
     try:
         outcome = enrich.enrich_book(book.id, start, end, progress=on_progress, on_page=on_page)
     except KeyboardInterrupt:
@@ -82,6 +90,7 @@ def enrich_command(args: argparse.Namespace, services: Services) -> int:
             )
         raise
     progress.clear()
+    embed_new_text(services, book.id, embedded, outcome.transcribed)  # vectors for transcribed pages
     failed = ", ".join(f.label for f in outcome.failures[:10]) + (
         ", ..." if len(outcome.failures) > 10 else ""
     )
@@ -94,6 +103,7 @@ def enrich_command(args: argparse.Namespace, services: Services) -> int:
                 "enriched": outcome.enriched,
                 "already_done": outcome.skipped,
                 "blank": outcome.blank,
+                "transcribed": outcome.transcribed,
                 "failed": [f.number for f in outcome.failures],
             }
         )
@@ -104,6 +114,8 @@ def enrich_command(args: argparse.Namespace, services: Services) -> int:
             else f" ({page_label(pages, start)}-{page_label(pages, end)})"
         )
         parts = [f"{outcome.skipped} already done"] if outcome.skipped else []
+        if outcome.transcribed:
+            parts.append(f"{outcome.transcribed} without a text layer transcribed")
         if outcome.blank:
             parts.append(f"{outcome.blank} blank")
         if outcome.failures:

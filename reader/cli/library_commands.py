@@ -13,6 +13,7 @@ from reader.app.notes.reading_pace import TimeLeft, format_minutes
 from reader.app.pages.page_lookup import page_label, resolve_page, story_percent
 from reader.cli.output import ProgressLine, error_line, json_line
 from reader.domain.models import Book, Page
+from reader.domain.ocr import source_marker
 from reader.services import SAMPLE_BOOK, Services
 
 
@@ -296,8 +297,10 @@ def toc_command(args: argparse.Namespace, services: Services) -> int:
 
 def search_page_command(args: argparse.Namespace, services: Services) -> int:
     book = services.find_book(args.book)
-    number = resolve_page(args.page, services.books.pages(book.id), story=book.story_pages)
+    pages = services.books.pages(book.id)
+    number = resolve_page(args.page, pages, story=book.story_pages)
     page = services.pages.page_text(book, number)
+    source = next((p.text_source for p in pages if p.number == number), "")
     if args.json:
         json_line(
             {
@@ -307,9 +310,12 @@ def search_page_command(args: argparse.Namespace, services: Services) -> int:
                 "chapter": page.chapter.title if page.chapter else None,
                 "matter": page.matter,
                 "text": page.text,
+                "text_source": source or None,
             }
         )
     else:
+        if source:  # on stderr: the page's text alone stays on stdout
+            print(f"[p. {page.label}: {source_marker(source)}]", file=sys.stderr)
         print(page.text)
     return 0
 

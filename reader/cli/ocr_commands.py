@@ -11,6 +11,7 @@ from reader.app.library.ocr_pages import OcrOutcome, OcrPage
 from reader.app.pages.enrich_pages import parse_page_range
 from reader.app.pages.page_lookup import resolve_page
 from reader.cli.output import ProgressLine, json_line
+from reader.cli.page_text_vectors import embed_new_text, was_embedded
 from reader.domain.errors import ReaderError
 from reader.domain.models import Book, Page
 
@@ -53,7 +54,7 @@ def run_ocr(services: Services, book: Book, start: int, end: int, as_json: bool 
         elif not progress.enabled:
             print(f"[{seen[0] + 1}/{seen[1]}] p. {page.label} {page.status}", file=sys.stderr)
 
-    embedded = bool(services.vectors.book_vectors(book.id))
+    embedded = was_embedded(services, book.id)
     try:
         outcome = services.ocr.ocr_book(book.id, start, end, progress=on_progress, on_page=on_page)
     except KeyboardInterrupt:
@@ -68,8 +69,7 @@ def run_ocr(services: Services, book: Book, start: int, end: int, as_json: bool 
         progress.clear()
         raise
     progress.clear()
-    if outcome.read and embedded and services.embedding_provider is not None:
-        services.embed_use_case.embed_book(book.id)  # vectors for the recognised pages' new chunks
+    embed_new_text(services, book.id, embedded, outcome.read)  # vectors for the recognised pages
     if as_json:
         json_line(summary(outcome))
     else:

@@ -9,8 +9,9 @@ from typing import Any
 
 from reader.domain.models import Chunk
 
-ENRICHMENT_SCHEMA_VERSION = 1
-"""Version of the enrichment JSON schema and prompt; enrichments of another version are redone."""
+ENRICHMENT_SCHEMA_VERSION = 2
+"""Version of the enrichment JSON schema and prompt; enrichments of another version are redone.
+2: `full_text`, the page's transcription by a model that reads PDFs (for a page with no text layer)."""
 
 
 def page_content_hash(chunks: Iterable[Chunk], page: int) -> str:
@@ -39,6 +40,9 @@ class Enrichment:
     sections: tuple[str, ...]
     visuals: tuple[Visual, ...]
     visual_importance: int
+    full_text: str = ""
+    """The page's text as the model transcribed it from the attached page ("" for a page whose text
+    layer it was given)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -48,6 +52,7 @@ class Enrichment:
                 {"type": v.type, "description": v.description, "relevance": v.relevance} for v in self.visuals
             ],
             "visual_importance": self.visual_importance,
+            "full_text": self.full_text,
         }
 
     @property

@@ -126,6 +126,8 @@ class Page:
     visuals: PageVisuals = NO_VISUALS
     enriched_importance: int | None = None
     """The visual_importance a model gave the page (`reader enrich`); it replaces the measured one."""
+    text_source: str = ""
+    """Where the page's text came from when not its text layer: "ocr" or "model" (a transcription)."""
 
     @property
     def visual_importance(self) -> int:

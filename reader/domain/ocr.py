@@ -10,6 +10,20 @@ from reader.domain.knowledge import ExtractedConcept
 
 OCR_EXTRA_HINT = "install the OCR extra: pip install 'reader[ocr]'"
 
+OCR_SOURCE = "ocr"
+"""A page's text read from its picture by local OCR (`reader ocr`)."""
+
+MODEL_SOURCE = "model"
+"""A page's text transcribed by a model that reads PDFs (`reader enrich`, the enrichment's full_text)."""
+
+SOURCE_MARKERS = {OCR_SOURCE: "OCR text", MODEL_SOURCE: "model transcription"}
+"""The short marker shown with a page whose text did not come from its text layer."""
+
+
+def source_marker(source: str | None) -> str:
+    """The marker for a page's text source ("" for a text layer)."""
+    return SOURCE_MARKERS.get(source or "", source or "")
+
 
 @dataclass(frozen=True)
 class PageImage:
@@ -50,7 +64,7 @@ class PageTextStore(Protocol):
     """Recognised text of pages, written with the page's chunks so search sees it at once."""
 
     def recognized(self, book_id: str) -> Mapping[int, str]:
-        """Page number -> source ("ocr") of every page with recognised text."""
+        """Page number -> source ("ocr", "model") of every page with recognised text."""
         ...
 
     def save_page_text(

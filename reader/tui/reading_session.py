@@ -33,6 +33,8 @@ class ShownPage:
     """The page's bookmark name ("" for an unnamed bookmark); None when the page has no bookmark."""
     time_left: TimeLeft | None = None
     """Time left in the chapter and the book at the reader's pace (None until it is known)."""
+    text_source: str = ""
+    """"ocr" or "model" when the page's text was read from its picture, not its text layer."""
 
     @property
     def has_figures(self) -> bool:
@@ -108,7 +110,13 @@ class ReadingSession:
             self.horizon,
             self.label(self.horizon),
             self.visual_importance(number),
+            text_source=self.text_source(number),
         )
+
+    def text_source(self, number: int) -> str:
+        if 1 <= number <= len(self.pages) and self.pages[number - 1].number == number:
+            return self.pages[number - 1].text_source
+        return ""
 
     def visual_importance(self, number: int) -> int:
         if 1 <= number <= len(self.pages) and self.pages[number - 1].number == number:

@@ -77,8 +77,9 @@ class SqliteBookRepository:
         """The book's pages with their visuals; a model's visual_importance (from enrich) where there is one."""
         rows = self.conn.execute(
             "SELECT p.number, p.label, p.image_count, p.image_area, p.drawing_area, p.visual_importance, "
-            "e.visual_importance FROM pages p LEFT JOIN page_enrichments e "
-            "ON e.book_id = p.book_id AND e.page = p.number WHERE p.book_id = ? ORDER BY p.number",
+            "e.visual_importance, t.source FROM pages p LEFT JOIN page_enrichments e "
+            "ON e.book_id = p.book_id AND e.page = p.number LEFT JOIN page_texts t "
+            "ON t.book_id = p.book_id AND t.page = p.number WHERE p.book_id = ? ORDER BY p.number",
             (book_id,),
         ).fetchall()
         return [
@@ -87,6 +88,7 @@ class SqliteBookRepository:
                 label=row[1],
                 visuals=PageVisuals(row[2], row[3], row[4], row[5]),
                 enriched_importance=row[6],
+                text_source=row[7] or "",
             )
             for row in rows
         ]

@@ -37,6 +37,7 @@ def _enrichment(data: str) -> Enrichment:
         sections=tuple(value["sections"]),
         visuals=tuple(Visual(v["type"], v["description"], v["relevance"]) for v in value["visuals"]),
         visual_importance=value["visual_importance"],
+        full_text=value.get("full_text", ""),  # schema 1 had none
     )
 
 

@@ -13,13 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from reader.app.knowledge.concept_map import build_concept_map
-from reader.app.pages.chunking import join_chunks, split_page
+from reader.app.pages.page_text_index import PageTextIndex
 from reader.domain.errors import ReaderError
-from reader.domain.models import Book, Chunk
-from reader.domain.ocr import PageImages, PageTextStore, TextRecognizer
+from reader.domain.models import Book
+from reader.domain.ocr import OCR_SOURCE, PageImages, PageTextStore, TextRecognizer
 from reader.domain.ports import BookRepository, ChunkRepository
-
-OCR_SOURCE = "ocr"
 
 
 @dataclass(frozen=True)
@@ -64,6 +62,7 @@ class OcrPagesUseCase:
         self.store = store
         self.images = images
         self.recognizer = recognizer
+        self.index = PageTextIndex(books, chunks, store, build_concept_map)
 
     def blank_pages(self, book: Book, start: int, end: int) -> list[int]:
         """Pages in start..end with no text at all (no chunks)."""
@@ -121,19 +120,9 @@ class OcrPagesUseCase:
         if image is None:
             return OcrPage(number, label, "no image")
         text = self.recognizer.recognize(image.data)
-        pieces = [(piece.text, piece.continues) for piece in split_page(text)]
-        self.store.save_page_text(book.id, number, OCR_SOURCE, text, pieces)
+        self.index.save(book.id, number, OCR_SOURCE, text)
         return OcrPage(number, label, "read" if text else "empty", len(text))
 
     def rebuild_concepts(self, book: Book) -> None:
         """The concept map again from the story's pages, now with the recognised text."""
-        chunks = self.chunks.get_by_page_range(book.id, 1, book.page_count)
-        by_page: dict[int, list[Chunk]] = {}
-        for chunk in chunks:
-            by_page.setdefault(chunk.start_page, []).append(chunk)
-        story = set(book.story_pages)
-        texts = [join_chunks(by_page.get(n, [])) if n in story else "" for n in range(1, book.page_count + 1)]
-        headings: dict[int, list[str]] = {}
-        for chapter in self.books.chapters(book.id):
-            headings.setdefault(chapter.start_page, []).append(chapter.title)
-        self.store.replace_concepts(book.id, build_concept_map(texts, headings))
+        self.index.rebuild_concepts(book)

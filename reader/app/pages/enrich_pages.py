@@ -5,6 +5,11 @@ reads PDFs). The reply must be exactly one JSON object of the enrichment schema;
 error for that page, logged with the raw reply, and the run moves on: no retry, no repair. A page is
 skipped when it is already enriched with the same schema version, text and model, so a run that is
 interrupted (every page is committed as it is done) picks up where it stopped.
+
+A PDF page with no text layer, sent to a model that reads PDFs, is attached with the next page (for a
+sentence that runs over) and the model's `full_text` transcription becomes the page's text, marked
+"model" and indexed like OCR text (chunks and full-text search at once, the concept map after the run);
+it is still cited as that page.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from reader.app.pages.enrichment_schema import (
     parse_enrichment,
 )
 from reader.app.pages.figures import file_part
+from reader.app.pages.page_text_index import PageTextIndex
 from reader.domain.chat import PageAttachment
 from reader.domain.chat_model import ChatModelError, ModelReply, RetryPolicy, TurnCancelled
 from reader.domain.enrichment import (
@@ -33,7 +39,8 @@ from reader.domain.enrichment import (
     page_content_hash,
 )
 from reader.domain.errors import ReaderError
-from reader.domain.models import Book, Page
+from reader.domain.models import Book, Chunk, Page
+from reader.domain.ocr import MODEL_SOURCE
 from reader.domain.ports import BookRepository, ChatModel, ChunkRepository, EnrichmentRepository, PageFiles
 
 SYSTEM_PROMPT = """You describe one page of a book as a single JSON object. Reply with the JSON object \
@@ -48,6 +55,7 @@ page cannot be understood without it, "supporting" if it illustrates the text, "
 otherwise}} (an empty list if none).
 - "visual_importance": an integer from 1 to 5: how much of the page's meaning is in its visuals \
 (1: prose only; 5: the page is mostly a figure its text does not replace).
+- "full_text": only when the message asks for a transcription: this page's text, transcribed in full from the attached page (paragraphs separated by a blank line; no running headers or page numbers); otherwise an empty string.
 
 Use only this page. Never mention or hint at anything that happens after it, even what you know \
 about the book from elsewhere.
@@ -65,6 +73,8 @@ class PageResult:
     label: str
     status: str
     error: str = ""
+    transcribed: bool = False
+    """The page had no text layer and the model's transcription became its text."""
 
 
 @dataclass
@@ -78,6 +88,8 @@ class EnrichOutcome:
     enriched: int = 0
     skipped: int = 0
     blank: int = 0
+    transcribed: int = 0
+    """Pages whose text is now the model's transcription (they are counted as enriched too)."""
     failures: list[PageResult] = field(default_factory=list)
 
     @property
@@ -113,6 +125,7 @@ class EnrichPagesUseCase:
         pdf_input: bool = False,
         retry: RetryPolicy | None = None,
         config_hint: str = "the config file",
+        page_texts: PageTextIndex | None = None,
     ) -> None:
         self.books = books
         self.chunks = chunks
@@ -122,6 +135,7 @@ class EnrichPagesUseCase:
         self.pdf_input = pdf_input
         self.retry = retry or RetryPolicy()
         self.config_hint = config_hint
+        self.page_texts = page_texts
         self.system = SYSTEM_PROMPT.format(
             types=" | ".join(f'"{t}"' for t in VISUAL_TYPES),
             schema=json.dumps(ENRICHMENT_SCHEMA, separators=(",", ":")),
@@ -161,28 +175,45 @@ class EnrichPagesUseCase:
         start, last = max(1, start), min(last, book.page_count)
         outcome = EnrichOutcome(book, model.name, start, last)
         keys = self.store.keys(book_id)
+        sources = self.page_texts.sources(book_id) if self.page_texts is not None else {}
         done = 0
         if progress:
             progress(0, outcome.total)
-        for number in range(start, last + 1):
-            if cancel is not None and cancel.is_set():
-                raise TurnCancelled()
-            page = pages[number - 1] if number <= len(pages) else Page(number, str(number))
-            result = self._page(book, page, keys.get(number), model, cancel)
-            if result.status == "enriched":
-                outcome.enriched += 1
-            elif result.status == "skipped":
-                outcome.skipped += 1
-            elif result.status == "blank":
-                outcome.blank += 1
-            else:
-                outcome.failures.append(result)
-            done += 1
-            if on_page and result.status != "skipped":
-                on_page(result)
-            if progress:
-                progress(done, outcome.total)
+        try:
+            for number in range(start, last + 1):
+                if cancel is not None and cancel.is_set():
+                    raise TurnCancelled()
+                page = pages[number - 1] if number <= len(pages) else Page(number, str(number))
+                result = self._page(book, page, keys.get(number), model, cancel, sources.get(number))
+                if result.status == "enriched":
+                    outcome.enriched += 1
+                    outcome.transcribed += result.transcribed
+                elif result.status == "skipped":
+                    outcome.skipped += 1
+                elif result.status == "blank":
+                    outcome.blank += 1
+                else:
+                    outcome.failures.append(result)
+                done += 1
+                if on_page and result.status != "skipped":
+                    on_page(result)
+                if progress:
+                    progress(done, outcome.total)
+        finally:
+            if outcome.transcribed and self.page_texts is not None:
+                self.page_texts.rebuild_concepts(book)
         return outcome
+
+    def _transcribes(self, book: Book, chunks: Sequence[Chunk], source: str | None) -> bool:
+        """Whether the model is to transcribe the page: a PDF page with no text layer (no text, or the
+        text of an earlier transcription; OCR text stays) and a model that reads PDFs."""
+        return (
+            self.pdf_input
+            and self.page_files is not None
+            and self.page_texts is not None
+            and book.format == "pdf"
+            and (not chunks or source == MODEL_SOURCE)
+        )
 
     def _page(
         self,
@@ -191,6 +222,7 @@ class EnrichPagesUseCase:
         key: tuple[int, str, str] | None,
         model: ChatModel,
         cancel: threading.Event | None,
+        source: str | None = None,
     ) -> PageResult:
         number = page.number
         chunks = [c for c in self.chunks.get_by_page_range(book.id, number, number) if c.start_page == number]
@@ -200,7 +232,12 @@ class EnrichPagesUseCase:
         text = join_chunks(chunks)
         if not text.strip() and not page.visuals.has_visuals:
             return PageResult(number, page.label, "blank")
-        messages = self._messages(book, page, text)
+        messages = None
+        if self._transcribes(book, chunks, source):
+            messages = self._transcription_messages(book, page)
+        transcribing = messages is not None
+        if messages is None:
+            messages = self._messages(book, page, text)
         raw = ""
         try:
             raw = self._call(model, messages, cancel)
@@ -211,10 +248,15 @@ class EnrichPagesUseCase:
             return self._failed(book, page, model, str(error), raw)
         except EnrichmentInvalid as error:
             return self._failed(book, page, model, str(error), raw)
+        transcribed = transcribing and bool(enrichment.full_text) and self.page_texts is not None
+        if transcribed and self.page_texts is not None:
+            self.page_texts.save(book.id, number, MODEL_SOURCE, enrichment.full_text)
+            stored = self.chunks.get_by_page_range(book.id, number, number)
+            content_hash = page_content_hash(stored, number)  # the page's text is now the transcription
         self.store.save(
             StoredEnrichment(book.id, number, ENRICHMENT_SCHEMA_VERSION, content_hash, model.name, enrichment)
         )
-        return PageResult(number, page.label, "enriched")
+        return PageResult(number, page.label, "enriched", transcribed=transcribed)
 
     def _failed(self, book: Book, page: Page, model: ChatModel, error: str, raw: str) -> PageResult:
         """Log the failure with the raw reply (no retry, no repair) and go on with the next page."""
@@ -247,6 +289,34 @@ class EnrichPagesUseCase:
                 return messages
         messages.append({"role": "user", "content": intro})
         return messages
+
+    def _transcription_messages(self, book: Book, page: Page) -> list[dict[str, Any]] | None:
+        """The page, with the next one for a sentence that runs over, attached for a transcription;
+        None when the PDF cannot be cut (the page is then described without its text)."""
+        assert self.page_files is not None
+        numbers = [page.number] + ([page.number + 1] if page.number < book.page_count else [])
+        try:
+            data = self.page_files.page_pdf(book, numbers)
+        except ReaderError:
+            return None
+        # cited as this page: the next one only completes its last sentence
+        part = file_part(PageAttachment(data, tuple(numbers), (page.label,)))
+        author = f" by {book.author}" if book.author else ""
+        nxt = (
+            " The next page follows it only so you can finish a sentence that runs over onto it: take "
+            "nothing else from it, and describe only this page."
+            if len(numbers) > 1
+            else ""
+        )
+        intro = (
+            f'Book: "{book.title}"{author}. This is p. {page.label} (page {page.number} of {book.page_count}).\n\n'
+            "The page has no text layer. It is attached as a PDF: transcribe its text in full into "
+            f'"full_text", and describe it and its visuals from it.{nxt}'
+        )
+        return [
+            {"role": "system", "content": self.system},
+            {"role": "user", "content": [{"type": "text", "text": intro}, part]},
+        ]
 
     def _call(self, model: ChatModel, messages: list[dict[str, Any]], cancel: threading.Event | None) -> str:
         """The model's whole reply text; rate limits and server errors are retried with backoff."""

@@ -17,7 +17,7 @@ RELEVANCE = ("essential", "supporting", "decorative")
 ENRICHMENT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
-    "required": ["summary", "sections", "visuals", "visual_importance"],
+    "required": ["summary", "sections", "visuals", "visual_importance", "full_text"],
     "properties": {
         "summary": {"type": "string", "minLength": 1, "maxLength": 2000},
         "sections": {"type": "array", "maxItems": 30, "items": {"type": "string", "maxLength": 300}},
@@ -36,6 +36,7 @@ ENRICHMENT_SCHEMA: dict[str, Any] = {
             },
         },
         "visual_importance": {"type": "integer", "minimum": 1, "maximum": 5},
+        "full_text": {"type": "string", "maxLength": 30000},
     },
 }
 
@@ -132,4 +133,5 @@ def parse_enrichment(raw: str) -> Enrichment:
         sections=tuple(s.strip() for s in value["sections"] if s.strip()),
         visuals=tuple(Visual(v["type"], v["description"].strip(), v["relevance"]) for v in value["visuals"]),
         visual_importance=value["visual_importance"],
+        full_text=value["full_text"].strip(),
     )

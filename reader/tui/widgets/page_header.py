@@ -9,6 +9,7 @@ from textual.content import Content
 from textual.widget import Widget
 
 from reader.app.notes.reading_pace import format_minutes
+from reader.domain.ocr import source_marker
 from reader.tui.fit_text import Part, cells, drop_to_fit, elide
 from reader.tui.reading_session import ShownPage
 
@@ -54,6 +55,8 @@ def position_parts(page: ShownPage) -> list[Part]:
         parts.append(Part(MATTER_MARKERS[page.matter], 2))
     if page.has_figures:
         parts.append(Part(FIGURE_MARKER, 2))
+    if page.text_source:  # the text was read from the page's picture: OCR or a model's transcription
+        parts.append(Part(source_marker(page.text_source), 2))
     parts += [
         Part(f"p. {page.label}"),
         Part(f"{page.number} of {page.page_count}", 4),
