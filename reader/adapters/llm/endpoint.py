@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from reader.adapters.llm.errors import endpoint_key
+from reader.domain.endpoint import EndpointSettings
 from reader.domain.errors import EndpointError
 
 
@@ -33,20 +34,25 @@ class LitellmEndpoint:
     error: ClassVar[type[EndpointError]] = EndpointError
     """What a missing key raises."""
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        api_base: str = "",
-        api_key: str | None = None,
-        api_key_env: str = "",
-        timeout: float,
-    ) -> None:
-        self.model = model
-        self.api_base = api_base
-        self.api_key_env = api_key_env
-        self.timeout = timeout
+    def __init__(self, settings: EndpointSettings, *, api_key: str | None = None) -> None:
+        self.settings = settings
         self._api_key = api_key
+
+    @property
+    def model(self) -> str:
+        return self.settings.model
+
+    @property
+    def api_base(self) -> str:
+        return self.settings.api_base
+
+    @property
+    def api_key_env(self) -> str:
+        return self.settings.api_key_env
+
+    @property
+    def timeout(self) -> float:
+        return self.settings.timeout
 
     @property
     def name(self) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 from reader.adapters.llm.endpoint import LitellmEndpoint
 from reader.adapters.llm.errors import map_error
 from reader.domain.chat_model import ChatModelError, ModelReply, ModelToolCall
+from reader.domain.endpoint import EndpointSettings
 
 DEFAULT_CONTEXT_WINDOW = 8192
 
@@ -23,16 +24,9 @@ class LitellmChatModel(LitellmEndpoint):
     error = ChatModelError
 
     def __init__(
-        self,
-        model: str,
-        *,
-        api_base: str = "",
-        api_key: str | None = None,
-        api_key_env: str = "",
-        timeout: float = 60.0,
-        context_window: int = 0,
+        self, settings: EndpointSettings, *, api_key: str | None = None, context_window: int = 0
     ) -> None:
-        super().__init__(model, api_base=api_base, api_key=api_key, api_key_env=api_key_env, timeout=timeout)
+        super().__init__(settings, api_key=api_key)
         self._context_window = context_window
 
     def supports_tools(self) -> bool:
