@@ -32,3 +32,16 @@ def test_capabilities_and_context_window_fall_back_for_unknown_models() -> None:
     assert "no-key" not in repr(local)
     known = LitellmChatModel(EndpointSettings("gpt-4o-mini"), context_window=4000)
     assert known.supports_tools() and known.context_window() == 4000
+
+
+def test_a_schema_is_asked_for_only_where_litellm_says_the_model_takes_one() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}}
+    hosted = LitellmChatModel(EndpointSettings("gpt-4o-mini"))
+    assert hosted.supports_response_schema()
+    assert hosted._response_format(schema) == {
+        "type": "json_schema",
+        "json_schema": {"name": "reply", "schema": schema},
+    }
+    assert hosted._response_format(True) == {"type": "json_object"}
+    local = LitellmChatModel(EndpointSettings("openai/my-local-model", api_base="http://127.0.0.1:9/v1"))
+    assert local._response_format(schema) == {"type": "json_object"}

@@ -6,7 +6,7 @@ the chat pays for it, never the app's or the other commands' start-up.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from reader.adapters.llm.endpoint import LitellmEndpoint
@@ -59,7 +59,7 @@ class LitellmChatModel(LitellmEndpoint):
         messages: Sequence[dict[str, Any]],
         tools: Sequence[dict[str, Any]] | None = None,
         *,
-        json_object: bool = False,
+        json_object: bool | Mapping[str, Any] = False,
     ) -> Iterator[str | ModelReply]:
         """Yield text deltas as they arrive, then the whole reply with its tool calls."""
         key = self._key()
@@ -74,7 +74,7 @@ class LitellmChatModel(LitellmEndpoint):
         if tools:
             kwargs["tools"] = list(tools)
         if json_object:
-            kwargs["response_format"] = {"type": "json_object"}
+            kwargs["response_format"] = self._response_format(json_object)
         if self.api_base:
             kwargs["api_base"] = self.api_base
         if key:
@@ -103,6 +103,21 @@ class LitellmChatModel(LitellmEndpoint):
             ) from None
         finally:
             _close(response)
+
+    def supports_response_schema(self) -> bool:
+        """Whether litellm's model table says the model takes a JSON schema as response_format."""
+        try:
+            return bool(self.litellm.supports_response_schema(model=self.model))
+        except Exception:  # noqa: BLE001 - unknown models (local servers): a plain JSON object
+            return False
+
+    def _response_format(self, wanted: bool | Mapping[str, Any]) -> dict[str, Any]:
+        """A JSON object, of the given schema where the model takes one (not strict: the caller
+        validates, and strict mode refuses schemas with length and range limits)."""
+        if isinstance(wanted, Mapping) and self.supports_response_schema():
+            schema = {"name": "reply", "schema": dict(wanted)}
+            return {"type": "json_schema", "json_schema": schema}
+        return {"type": "json_object"}
 
     def _assemble(self, chunks: list[Any], messages: Sequence[dict[str, Any]]) -> ModelReply:
         if not chunks:
