@@ -82,6 +82,7 @@ def main() -> int:
     from reader.cli.library_commands import import_sample
     from reader.config import Config
     from reader.domain.chat import AnswerEvent, ToolInvocationEvent
+    from reader.domain.endpoint import EndpointSettings
     from reader.services import Services
     from tests.support import scripted_server as scripted
 
@@ -95,7 +96,9 @@ def main() -> int:
     turn_times: list[float] = []
     with scripted.ScriptedServer() as server:
         base = services.chat
-        model = TimedModel(LitellmChatModel("openai/scripted", api_base=server.base_url, timeout=10))
+        model = TimedModel(
+            LitellmChatModel(EndpointSettings("openai/scripted", api_base=server.base_url, timeout=10))
+        )
         chat = ChatWithBookUseCase(
             base.books,
             base.chunks,

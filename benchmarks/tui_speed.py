@@ -1,12 +1,15 @@
 """App speed: cold start to a settled first page, key press to repainted page, memory.
 
 Usage: python benchmarks/tui_speed.py [--books 1000] [--big-pages 1000] [--turns 200] [--runs 5]
-       [--no-tmux] [--workdir DIR]
+       [--no-tmux] [--start-only] [--workdir DIR]
 
 Builds a library of `--books` small books plus one book of `--big-pages` pages (written straight into
 the SQLite file), then measures:
   - cold start: a new Python process running the app headless until the first page is rendered and
     the screen is idle (every run a fresh process, median of --runs);
+  - the same for a bare Textual app showing the same page text (the first page of the book the app
+    opens) in one scrolling Static, in fresh processes interleaved with the app's runs: the floor
+    the app's start-up is compared with (target: within 1.3x);
   - cold start in tmux (a real terminal at 100x30): from launching `reader open` to the page text
     appearing in the pane;
   - key press to repainted page: a Right key posted to the app until the screen update for the new
@@ -170,6 +173,38 @@ def child(db_path: str, turns: int, started: float) -> None:
     print(json.dumps(result))
 
 
+def bare_child(db_path: str, started: float) -> None:
+    """Run in a fresh process: a bare Textual app showing the big book's first page, until settled."""
+    import sqlite3
+
+    from textual.app import App, ComposeResult
+    from textual.containers import VerticalScroll
+    from textual.widgets import Static
+
+    conn = sqlite3.connect(db_path)
+    rows = conn.execute(
+        "SELECT text FROM chunks WHERE book_id = ? AND start_page <= 1 AND end_page >= 1 ORDER BY chunk_index",
+        ("f" * 64,),
+    ).fetchall()
+    conn.close()
+    text = "\n\n".join(row[0] for row in rows)
+
+    class Bare(App[None]):
+        def compose(self) -> ComposeResult:
+            with VerticalScroll():
+                yield Static(text, markup=False)
+
+    result: dict[str, float] = {}
+
+    async def drive(pilot) -> None:  # noqa: ANN001 - Pilot
+        await pilot.pause()
+        result["settled"] = time.time() - started
+        pilot.app.exit()
+
+    Bare().run(headless=True, size=SIZE, auto_pilot=drive)
+    print(json.dumps(result))
+
+
 async def turn_pages(app, turns: int, result: dict) -> None:  # noqa: ANN001
     """Post Right keys one at a time; time each until its screen update is rendered to bytes."""
     from textual import events
@@ -284,14 +319,14 @@ def reset_position(db_path: Path) -> None:
     conn.close()
 
 
-def run_child(db_path: Path, turns: int, env: dict[str, str]) -> dict:
+def run_child(db_path: Path, turns: int, env: dict[str, str], *, bare: bool = False) -> dict:
     reset_position(db_path)
     started = time.time()
     out = subprocess.run(
         [
             sys.executable,
             __file__,
-            "--child",
+            "--bare-child" if bare else "--child",
             str(db_path),
             "--turns",
             str(turns),
@@ -373,11 +408,16 @@ def main() -> None:
     parser.add_argument("--highlight-pages", type=int, default=200, help="even pages that get highlights")
     parser.add_argument("--no-tmux", action="store_true")
     parser.add_argument("--workdir", type=Path)
+    parser.add_argument("--start-only", action="store_true", help="measure the cold starts only")
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--bare-child", help=argparse.SUPPRESS)
     parser.add_argument("--started", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child, args.turns, args.started)
+        return
+    if args.bare_child:
+        bare_child(args.bare_child, args.started)
         return
 
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="reader-tui-bench-"))
@@ -401,13 +441,25 @@ def main() -> None:
     print(f"highlights: {made} on {args.highlight_pages} even pages of the big book ({args.highlights} a page)")
 
     run_child(db_path, 0, env)  # warm the OS file cache and .pyc files
-    starts = [run_child(db_path, 0, env)["settled"] * 1000 for _ in range(args.runs)]
-    measured = run_child(db_path, args.turns, env)
-    turns = measured["turn_ms"]
+    run_child(db_path, 0, env, bare=True)
+    starts: list[float] = []
+    bare: list[float] = []
+    for _ in range(args.runs):  # interleaved, so both see the same machine load
+        starts.append(run_child(db_path, 0, env)["settled"] * 1000)
+        bare.append(run_child(db_path, 0, env, bare=True)["settled"] * 1000)
     print(
         f"cold start to settled first page (headless, {args.books + 1} books, median of {args.runs}): "
         f"{statistics.median(starts):.0f} ms  (runs: {', '.join(f'{s:.0f}' for s in starts)})"
     )
+    print(
+        f"  a bare Textual app showing the same page text: {statistics.median(bare):.0f} ms  (runs: "
+        f"{', '.join(f'{s:.0f}' for s in bare)}); the app takes "
+        f"{statistics.median(starts) / statistics.median(bare):.2f}x (target: within 1.3x)"
+    )
+    if args.start_only:
+        return
+    measured = run_child(db_path, args.turns, env)
+    turns = measured["turn_ms"]
     print(f"litellm imported at start-up: {'yes' if measured['import_litellm'] else 'no'}")
     print(
         f"key press to repainted page ({len(turns)} turns): p50 {pct(turns, 0.5):.1f} ms, "

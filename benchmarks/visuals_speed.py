@@ -107,7 +107,7 @@ class TimedModel:
         return int(self.model.context_window())
 
     def stream(
-        self, messages: Sequence[dict[str, Any]], tools: Any = None, *, json_object: bool = False
+        self, messages: Sequence[dict[str, Any]], tools: Any = None, *, json_object: Any = False
     ) -> Iterator[Any]:
         start = time.perf_counter()
         try:

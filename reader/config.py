@@ -8,51 +8,36 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from reader.domain.endpoint import EndpointSettings
 from reader.domain.errors import ReaderError
 
 
 @dataclass(frozen=True)
-class EmbeddingsConfig:
-    """[embeddings]: the embedding model for semantic and hybrid search (none means lexical search)."""
+class EmbeddingsConfig(EndpointSettings):
+    """[embeddings]: the embedding model for semantic and hybrid search (none means lexical search).
 
-    model: str = ""
-    """A litellm embedding model, e.g. "text-embedding-3-small", "ollama/nomic-embed-text", "openai/NAME"."""
-    api_base: str = ""
-    """Base URL of the endpoint, e.g. "http://127.0.0.1:8765/v1" for a local server."""
-    api_key_env: str = ""
-    """Name of the environment variable holding the API key (keys never live in files)."""
-    batch_size: int = 64
-    """Texts per embedding request."""
+    model, api_base, api_key_env, max_retries and retry_backoff: see EndpointSettings.
+    """
+
     timeout: float = 30.0
     """Seconds to wait for one embedding request."""
-    max_retries: int = 3
-    """Retries of a rate-limited (429), failing (5xx) or timed-out batch while embedding a book."""
-    retry_backoff: float = 1.0
-    """Seconds before the first retry; each further retry waits twice as long."""
+    batch_size: int = 64
+    """Texts per embedding request."""
 
 
 @dataclass(frozen=True)
-class ChatConfig:
-    """[chat]: the language model behind the chat pane and `reader ask`."""
+class ChatConfig(EndpointSettings):
+    """[chat]: the language model behind the chat pane and `reader ask` (empty model: offline).
 
-    model: str = ""
-    """A litellm chat model, e.g. "gpt-4o-mini", "ollama_chat/llama3.1", "openai/NAME"; empty means offline."""
-    api_base: str = ""
-    """Base URL of the endpoint, for local or self-hosted servers."""
-    api_key_env: str = ""
-    """Name of the environment variable holding the API key."""
+    model, api_base, api_key_env, timeout, max_retries and retry_backoff: see EndpointSettings.
+    """
+
     tool_calling: str = "auto"
     """"auto" (ask litellm whether the model calls tools), "on" or "off" (always retrieve first)."""
     max_tool_calls: int = 8
     """Tool calls allowed per question before the model must answer."""
-    timeout: float = 60.0
-    """Seconds to wait for the model."""
     context_window: int = 0
     """Tokens the model accepts; 0 asks litellm and falls back to 8192."""
-    max_retries: int = 3
-    """Retries of a rate-limited (429) or failing (5xx) model call before giving up."""
-    retry_backoff: float = 1.0
-    """Seconds before the first retry; each further retry waits twice as long."""
     pdf_input: str = "auto"
     """"auto" (ask litellm whether the model reads PDFs), "on" or "off": pages with figures go to the
     model as one-page PDFs when on, else as text with a note that they have figures."""

@@ -224,14 +224,7 @@ class Services:
         from reader.config import api_key
 
         return LitellmEmbeddingProvider(
-            settings.model,
-            api_base=settings.api_base,
-            api_key=api_key(settings.api_key_env),
-            api_key_env=settings.api_key_env,
-            batch_size=settings.batch_size,
-            timeout=settings.timeout,
-            max_retries=settings.max_retries,
-            retry_backoff=settings.retry_backoff,
+            settings, api_key=api_key(settings.api_key_env), batch_size=settings.batch_size
         )
 
     @property  # built per access: the embedding provider learns the model's dimension
@@ -273,14 +266,7 @@ class Services:
         from reader.adapters.llm.litellm_chat import LitellmChatModel
         from reader.config import api_key
 
-        return LitellmChatModel(
-            chat.model,
-            api_base=chat.api_base,
-            api_key=api_key(chat.api_key_env),
-            api_key_env=chat.api_key_env,
-            timeout=chat.timeout,
-            context_window=chat.context_window,
-        )
+        return LitellmChatModel(chat, api_key=api_key(chat.api_key_env), context_window=chat.context_window)
 
     @property
     def shields(self) -> ShieldIndexes:
@@ -297,14 +283,13 @@ class Services:
         from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
         from reader.app.chat.chat_with_book import ChatSettings, ChatWithBookUseCase
         from reader.app.chat.knowledge_tools import BookKnowledge
-        from reader.domain.chat_model import RetryPolicy
 
         chat = self.config.chat
         model = self.chat_model
         settings = ChatSettings(
             tool_calling=chat.tool_calling,
             max_tool_calls=chat.max_tool_calls,
-            retry=RetryPolicy(chat.max_retries, chat.retry_backoff),
+            retry=chat.retry,
             config_path=self._config_hint,
             pdf_input=chat.pdf_input,
         )
@@ -335,7 +320,6 @@ class Services:
         """Page enrichment with the [chat] model; loads litellm (seconds) only when a model is configured."""
         from reader.app.chat.chat_with_book import reads_pdf
         from reader.app.pages.enrich_pages import EnrichPagesUseCase
-        from reader.domain.chat_model import RetryPolicy
 
         chat = self.config.chat
         model = self.chat_model
@@ -346,7 +330,7 @@ class Services:
             model,
             page_files=self.page_files,
             pdf_input=reads_pdf(model, chat.pdf_input),
-            retry=RetryPolicy(chat.max_retries, chat.retry_backoff),
+            retry=chat.retry,
             config_hint=self._config_hint,
             page_texts=self.page_text_index,
         )

@@ -58,3 +58,40 @@ async def test_a_failing_import_worker_shows_a_notice_and_clears_its_progress(
         messages = [n.message for n in app._notifications]
         assert "Importing failed: RuntimeError: the disk went away" in messages
         assert not app.query_one(ImportProgress).display
+
+
+async def test_a_failing_search_worker_reaches_the_apps_one_line_notice() -> None:
+    from reader.tui.screens.search_screen import SearchScreen
+
+    class Broken:  # fails after the search, outside the dialog's own error handling
+        @property
+        def results(self) -> list[object]:
+            raise RuntimeError("the index went away")
+
+    services, _ = sample_services()
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        screen = SearchScreen(lambda query: Broken(), "5")
+        await app.push_screen(screen)
+        screen._run("lamp")
+        await wait_until(pilot, lambda: any("failed" in n.message for n in app._notifications))
+        messages = [n.message for n in app._notifications]
+        assert "The search failed: RuntimeError: the index went away" in messages
+        assert app.screen is screen  # the dialog stays open
+
+
+async def test_a_failing_reading_clock_worker_reaches_the_apps_one_line_notice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from reader.app.notes.reading_time import ReadingTimeUseCase
+
+    def broken(self: ReadingTimeUseCase) -> object:
+        raise RuntimeError("no pace today")
+
+    monkeypatch.setattr(ReadingTimeUseCase, "pace", broken)
+    services, _ = sample_services()
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        await wait_until(pilot, lambda: any("failed" in n.message for n in app._notifications))
+        messages = [n.message for n in app._notifications]
+        assert "Loading the reading pace failed: RuntimeError: no pace today" in messages

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -128,11 +128,13 @@ class ChatModel(Protocol):
         messages: Sequence[dict[str, Any]],
         tools: Sequence[dict[str, Any]] | None = None,
         *,
-        json_object: bool = False,
+        json_object: bool | Mapping[str, Any] = False,
     ) -> Iterator[str | ModelReply]:
         """Yield text pieces as they arrive, then exactly one ModelReply with the whole message.
 
-        With `json_object` the provider is asked for a JSON object as the reply (where it can be).
+        With `json_object` the provider is asked for a JSON object as the reply (where it can be);
+        given a JSON schema instead of True, for one of that schema where the provider supports
+        schemas, else for any JSON object. The caller still validates the reply.
         """
         ...
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import on
-from textual._styles_cache import StylesCache
 from textual.app import App, ComposeResult, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
@@ -18,6 +16,7 @@ from textual.screen import Screen
 
 from reader.locations import user_themes_dir
 from reader.services import Services
+from reader.startup import freeze_startup_heap, release_closed_screens, thaw_heap
 from reader.tui.commands import reader_commands
 from reader.tui.dialogs import Dialogs
 from reader.tui.pane_layout import PaneLayout
@@ -61,18 +60,6 @@ REPLACED_COMMANDS = {"Keys"}
 """Textual's palette commands that reader has its own for (its "Keys" lists every key)."""
 
 THEME = "theme"
-
-
-def release_closed_screens() -> None:
-    """Let a closed screen's rendered lines go.
-
-    Textual 8 memoises `StylesCache.get_inner_outer` per widget with a class-wide `lru_cache`
-    (Textualize/textual#6665), which keeps the style cache of every widget ever shown alive, with
-    its rendered lines: about 1,000 strips more after each X-Ray opened and closed, which every
-    full garbage collection walks (after a dozen openings one took 44 ms instead of 6, inside the
-    next opening). The memo holds two styles per widget, cheap to make again.
-    """
-    StylesCache.get_inner_outer.cache_clear()
 
 
 class ReaderApp(App[None]):
@@ -149,13 +136,10 @@ class ReaderApp(App[None]):
         self.open_book(self.initial_book_id or self.reading.last_book_id(), remember=True)
         self.viewer.focus()
         self.call_after_refresh(self.library.reload)
-        self.call_after_refresh(gc.freeze)
+        self.call_after_refresh(freeze_startup_heap)  # see reader.startup
 
     def on_unmount(self) -> None:
-        # on_mount froze what startup made (modules, the chat stack, the library, the first page):
-        # a full collection walks every tracked object, and on this heap one took 60-120 ms, often
-        # in the middle of opening a dialog. Objects made later are collected as usual.
-        gc.unfreeze()
+        thaw_heap()  # on_mount froze what start-up made (reader.startup)
         self.writes.close()
 
     @on(WorkerFailed)
@@ -169,7 +153,7 @@ class ReaderApp(App[None]):
 
     def pop_screen(self) -> AwaitComplete:
         done = super().pop_screen()
-        release_closed_screens()
+        release_closed_screens()  # see reader.startup
         return done
 
     @property

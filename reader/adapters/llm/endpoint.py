@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from typing import Any, ClassVar
 
 from reader.adapters.llm.errors import endpoint_key
+from reader.domain.endpoint import EndpointSettings
 from reader.domain.errors import EndpointError
+from reader.startup import before_litellm, configure_litellm
 
 
 @cache
 def load_litellm() -> Any:
     """Import litellm once, offline and quiet."""
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    before_litellm()
     import litellm
 
-    litellm.suppress_debug_info = True
-    litellm.set_verbose = False
-    litellm.telemetry = False
-    # litellm's OpenAI embedding path reads `max_retries or DEFAULT_MAX_RETRIES`, so max_retries=0 still
-    # let the OpenAI client retry twice behind our back; we retry (and report) ourselves.
-    setattr(litellm, "DEFAULT_MAX_RETRIES", 0)  # noqa: B010 - declared Final, but read at call time
+    configure_litellm(litellm)  # quiet, no retries behind our back
     return litellm
 
 
@@ -33,20 +29,25 @@ class LitellmEndpoint:
     error: ClassVar[type[EndpointError]] = EndpointError
     """What a missing key raises."""
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        api_base: str = "",
-        api_key: str | None = None,
-        api_key_env: str = "",
-        timeout: float,
-    ) -> None:
-        self.model = model
-        self.api_base = api_base
-        self.api_key_env = api_key_env
-        self.timeout = timeout
+    def __init__(self, settings: EndpointSettings, *, api_key: str | None = None) -> None:
+        self.settings = settings
         self._api_key = api_key
+
+    @property
+    def model(self) -> str:
+        return self.settings.model
+
+    @property
+    def api_base(self) -> str:
+        return self.settings.api_base
+
+    @property
+    def api_key_env(self) -> str:
+        return self.settings.api_key_env
+
+    @property
+    def timeout(self) -> float:
+        return self.settings.timeout
 
     @property
     def name(self) -> str:

@@ -6,12 +6,13 @@ the chat pays for it, never the app's or the other commands' start-up.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from reader.adapters.llm.endpoint import LitellmEndpoint
 from reader.adapters.llm.errors import map_error
 from reader.domain.chat_model import ChatModelError, ModelReply, ModelToolCall
+from reader.domain.endpoint import EndpointSettings
 
 DEFAULT_CONTEXT_WINDOW = 8192
 
@@ -23,16 +24,9 @@ class LitellmChatModel(LitellmEndpoint):
     error = ChatModelError
 
     def __init__(
-        self,
-        model: str,
-        *,
-        api_base: str = "",
-        api_key: str | None = None,
-        api_key_env: str = "",
-        timeout: float = 60.0,
-        context_window: int = 0,
+        self, settings: EndpointSettings, *, api_key: str | None = None, context_window: int = 0
     ) -> None:
-        super().__init__(model, api_base=api_base, api_key=api_key, api_key_env=api_key_env, timeout=timeout)
+        super().__init__(settings, api_key=api_key)
         self._context_window = context_window
 
     def supports_tools(self) -> bool:
@@ -65,7 +59,7 @@ class LitellmChatModel(LitellmEndpoint):
         messages: Sequence[dict[str, Any]],
         tools: Sequence[dict[str, Any]] | None = None,
         *,
-        json_object: bool = False,
+        json_object: bool | Mapping[str, Any] = False,
     ) -> Iterator[str | ModelReply]:
         """Yield text deltas as they arrive, then the whole reply with its tool calls."""
         key = self._key()
@@ -80,7 +74,7 @@ class LitellmChatModel(LitellmEndpoint):
         if tools:
             kwargs["tools"] = list(tools)
         if json_object:
-            kwargs["response_format"] = {"type": "json_object"}
+            kwargs["response_format"] = self._response_format(json_object)
         if self.api_base:
             kwargs["api_base"] = self.api_base
         if key:
@@ -109,6 +103,21 @@ class LitellmChatModel(LitellmEndpoint):
             ) from None
         finally:
             _close(response)
+
+    def supports_response_schema(self) -> bool:
+        """Whether litellm's model table says the model takes a JSON schema as response_format."""
+        try:
+            return bool(self.litellm.supports_response_schema(model=self.model))
+        except Exception:  # noqa: BLE001 - unknown models (local servers): a plain JSON object
+            return False
+
+    def _response_format(self, wanted: bool | Mapping[str, Any]) -> dict[str, Any]:
+        """A JSON object, of the given schema where the model takes one (not strict: the caller
+        validates, and strict mode refuses schemas with length and range limits)."""
+        if isinstance(wanted, Mapping) and self.supports_response_schema():
+            schema = {"name": "reply", "schema": dict(wanted)}
+            return {"type": "json_schema", "json_schema": schema}
+        return {"type": "json_object"}
 
     def _assemble(self, chunks: list[Any], messages: Sequence[dict[str, Any]]) -> ModelReply:
         if not chunks:

@@ -9,6 +9,7 @@ from typing import Any
 
 from reader.adapters.llm.endpoint import LitellmEndpoint, load_litellm
 from reader.adapters.llm.errors import map_embedding_error
+from reader.domain.endpoint import EndpointSettings
 from reader.domain.errors import EmbeddingError
 
 
@@ -20,21 +21,16 @@ class LitellmEmbeddingProvider(LitellmEndpoint):
 
     def __init__(
         self,
-        model: str,
+        settings: EndpointSettings,
         *,
-        api_base: str = "",
         api_key: str | None = None,
-        api_key_env: str = "",
         batch_size: int = 64,
-        timeout: float = 30.0,
-        max_retries: int = 3,
-        retry_backoff: float = 1.0,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        super().__init__(model, api_base=api_base, api_key=api_key, api_key_env=api_key_env, timeout=timeout)
+        super().__init__(settings, api_key=api_key)
         self.batch_size = max(1, batch_size)
-        self.max_retries = max(0, max_retries)
-        self.retry_backoff = retry_backoff
+        self.max_retries = max(0, settings.max_retries)
+        self.retry_backoff = settings.retry_backoff
         self._dimension: int | None = None
         self._sleep = sleep
 

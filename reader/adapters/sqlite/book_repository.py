@@ -10,6 +10,7 @@ from typing import Any
 
 from reader.adapters.sqlite.bookmark_repository import delete_reader_marks
 from reader.adapters.sqlite.concept_repository import write_concepts
+from reader.adapters.sqlite.transaction import transaction
 from reader.domain.enrichment import page_content_hash
 from reader.domain.knowledge import ExtractedConcept
 from reader.domain.models import Book, Chapter, Chunk, Page, PageVisuals
@@ -119,15 +120,10 @@ class SqliteBookRepository:
 
     def remove(self, book_id: str) -> bool:
         """Delete a book with everything derived from it (pages, chunks, vectors, conversations)."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(self.conn):
             self._delete(book_id)
             deleted = self.conn.execute("SELECT changes()").fetchone()[0]
             delete_reader_marks(self.conn, book_id)  # kept by replace(): a reindex keeps them
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
         return bool(deleted)
 
     def _delete(self, book_id: str) -> None:
@@ -172,8 +168,7 @@ class SqliteBookRepository:
         map replaces the earlier one; cached summaries go with the earlier copy.
         """
         conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(conn):
             previous = conn.execute(
                 "SELECT current_page, last_read_at FROM books WHERE id = ?", (book.id,)
             ).fetchone()
@@ -238,7 +233,3 @@ class SqliteBookRepository:
                 [(book.id, *row) for row in enrichments],
             )
             write_concepts(conn, book.id, concepts)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise

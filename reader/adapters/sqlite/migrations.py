@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from reader.adapters.sqlite.transaction import transaction
+
 INDEX_VERSION = 4
 """Version of the extraction and chunking pipeline; books indexed by an older one can be reindexed.
 
@@ -403,18 +405,12 @@ def migrate(conn: Any, target: int = SCHEMA_VERSION) -> int:
             "upgrade reader."
         )
     while version < target:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(conn):
             current = conn.execute("PRAGMA user_version").fetchone()[0]
             if current != version:  # another process migrated meanwhile
-                conn.execute("COMMIT")
                 version = current
-                continue
+                continue  # leaving the block commits the empty transaction
             MIGRATIONS[version](conn)
             conn.execute(f"PRAGMA user_version = {version + 1}")
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
         version += 1
     return version

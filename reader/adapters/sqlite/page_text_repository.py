@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from reader.adapters.sqlite.concept_repository import write_concepts
+from reader.adapters.sqlite.transaction import transaction
 from reader.domain.knowledge import ExtractedConcept
 
 
@@ -28,8 +29,7 @@ class SqlitePageTextStore:
         self, book_id: str, page: int, source: str, text: str, pieces: Sequence[tuple[str, bool]]
     ) -> None:
         conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(conn):
             old = [row[0] for row in conn.execute(
                 "SELECT rowid FROM chunks WHERE book_id = ? AND start_page = ? AND end_page = ?",
                 (book_id, page, page),
@@ -74,18 +74,9 @@ class SqlitePageTextStore:
                 "INSERT OR REPLACE INTO page_texts (book_id, page, source, text) VALUES (?, ?, ?, ?)",
                 (book_id, page, source, text),
             )
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
 
     def replace_concepts(self, book_id: str, concepts: Sequence[ExtractedConcept]) -> None:
         conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(conn):
             conn.execute("DELETE FROM concepts WHERE book_id = ?", (book_id,))
             write_concepts(conn, book_id, concepts)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise

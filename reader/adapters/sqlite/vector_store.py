@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from reader.adapters.sqlite.chunk_repository import _COLUMNS, _chunk
+from reader.adapters.sqlite.transaction import transaction
 from reader.domain.models import Chunk, EmbeddingVector
 from reader.domain.search import BookVectors, EmbeddingSpace
 
@@ -42,8 +43,7 @@ class SqliteVectorStore:
         if dimension <= 0:
             raise ValueError(f"dimension must be positive, not {dimension}")
         conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(conn):
             row = conn.execute(
                 "SELECT table_name FROM embedding_spaces WHERE model = ? AND dimension = ?",
                 (model, dimension),
@@ -67,10 +67,6 @@ class SqliteVectorStore:
                 "book_id text partition key, start_page integer, end_page integer, +chunk_id text, "
                 f"embedding float[{int(dimension)}] distance_metric=cosine)"
             )
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
         return EmbeddingSpace(name, model, dimension)
 
     def spaces(self, model: str | None = None) -> builtins.list[EmbeddingSpace]:
@@ -111,8 +107,7 @@ class SqliteVectorStore:
         table = _quoted(space.table)
         ids = [v.chunk_id for v in vectors]
         marks = ",".join("?" * len(ids))
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(conn):
             rowids = dict(
                 conn.execute(
                     f"SELECT id, rowid FROM chunks WHERE book_id = ? AND id IN ({marks})", (book_id, *ids)
@@ -137,10 +132,6 @@ class SqliteVectorStore:
                     ),
                 )
                 stored += 1
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
         return stored
 
     def mark_embedded(self, book_id: str, space: EmbeddingSpace) -> None:

@@ -183,7 +183,12 @@ def build_concept_map(
 def _collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector: the build allocates many short-lived objects (no cycles),
     and each collection they trigger walks the whole heap, a large one in the app (measured: 15% of
-    the build in a bare process)."""
+    the build in a bare process).
+
+    Process-wide (every thread, the UI's too) for the build's duration only, which is why it is here
+    and not with the other process-wide settings in reader.startup (listed there): it must bracket
+    exactly this build, which runs in an import worker. It does nothing when the collector is off.
+    """
     if not gc.isenabled():
         yield
         return

@@ -324,7 +324,7 @@ class EnrichPagesUseCase:
         while True:
             try:
                 reply: ModelReply | None = None
-                for piece in model.stream(messages, None, json_object=True):
+                for piece in model.stream(messages, None, json_object=ENRICHMENT_SCHEMA):
                     if cancel is not None and cancel.is_set():
                         raise TurnCancelled()
                     if isinstance(piece, ModelReply):

@@ -1,4 +1,4 @@
-"""The page-enrichment JSON schema, and a small strict validator for the subset of JSON Schema it uses.
+"""The page-enrichment JSON schema, checked with jsonschema, its problems said in one line each.
 
 A reply is valid only if it is exactly one JSON object (surrounding whitespace aside) matching the
 schema: no code fences are stripped, no trailing text is ignored, no missing field is filled in.
@@ -7,7 +7,10 @@ schema: no code fences are stripped, no trailing text is ignored, no missing fie
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
+
+from jsonschema import Draft202012Validator, ValidationError, validators
 
 from reader.domain.enrichment import Enrichment, Visual
 
@@ -40,15 +43,6 @@ ENRICHMENT_SCHEMA: dict[str, Any] = {
     },
 }
 
-_TYPES: dict[str, tuple[type, ...]] = {
-    "object": (dict,),
-    "array": (list,),
-    "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
-    "boolean": (bool,),
-}
-
 
 class EnrichmentInvalid(ValueError):
     """The model's reply is not one JSON object of the enrichment schema; str() says where and why."""
@@ -59,54 +53,84 @@ def _type_name(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "boolean"
-    for name in ("object", "array", "string", "integer", "number"):
-        if isinstance(value, _TYPES[name]):
+    for name, kinds in (("object", dict), ("array", list), ("string", str), ("integer", int)):
+        if isinstance(value, kinds):
             return name
-    return type(value).__name__
+    return "number" if isinstance(value, float) else type(value).__name__
+
+
+def _required(_: Any, required: list[str], instance: Any, __: Any) -> Iterator[ValidationError]:
+    if isinstance(instance, dict):
+        for key in required:
+            if key not in instance:
+                yield ValidationError(f"missing {json.dumps(key)}")
+
+
+def _no_other_keys(
+    checker: Any, allowed: Any, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    if allowed is False and isinstance(instance, dict):
+        for key in instance:
+            if key not in schema.get("properties", {}):
+                yield ValidationError(f"unexpected key {json.dumps(key)}")
+    elif allowed is not False:
+        yield from Draft202012Validator.VALIDATORS["additionalProperties"](checker, allowed, instance, schema)
+
+
+def _min_length(_: Any, least: int, instance: Any, __: Any) -> Iterator[ValidationError]:
+    if isinstance(instance, str) and len(instance.strip()) < least:  # blank counts as empty
+        yield ValidationError("must not be empty")
+
+
+_Validator = validators.extend(
+    Draft202012Validator,
+    {"required": _required, "additionalProperties": _no_other_keys, "minLength": _min_length},
+    # an integer is an int: neither 3.0 (JSON Schema's integer) nor true
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool)
+    ),
+)
+
+
+def _path(error: ValidationError) -> str:
+    return "$" + "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error.absolute_path)
+
+
+def _problem(error: ValidationError) -> str:
+    """jsonschema's error in reader's words."""
+    value, wanted, schema = error.instance, error.validator_value, error.schema
+    if error.validator == "type":
+        return f"expected {wanted}, got {_type_name(value)}"
+    if error.validator == "enum":
+        return f"{json.dumps(value)} is not one of {', '.join(json.dumps(choice) for choice in wanted)}"
+    if error.validator == "maxLength":
+        return f"longer than {wanted} characters"
+    if error.validator in ("minimum", "maximum"):
+        return f"{value} is not between {schema.get('minimum')} and {schema.get('maximum')}"
+    if error.validator == "maxItems":
+        return f"more than {wanted} items"
+    return error.message  # required, additionalProperties and minLength already say it our way
+
+
+def _required_first(schema: Any) -> Any:
+    """`schema` with each object's "required" first, so missing keys are reported before unexpected ones."""
+    if isinstance(schema, list):
+        return [_required_first(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    items = sorted(schema.items(), key=lambda item: item[0] != "required")
+    return {key: _required_first(sub) for key, sub in items}
 
 
 def validate(value: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
-    """Every way `value` breaks `schema` (type, enum, required, additionalProperties, properties, items,
-    minLength, maxLength, minimum, maximum, maxItems), as "path: problem" lines; empty when it fits."""
-    wanted = schema.get("type")
-    if wanted is not None:
-        is_bool = isinstance(value, bool)
-        if not isinstance(value, _TYPES[wanted]) or (is_bool and wanted != "boolean"):
-            return [f"{path}: expected {wanted}, got {_type_name(value)}"]
-    problems: list[str] = []
-    if "enum" in schema and value not in schema["enum"]:
-        choices = ", ".join(json.dumps(choice) for choice in schema["enum"])
-        problems.append(f"{path}: {json.dumps(value)} is not one of {choices}")
-    if isinstance(value, str):
-        if len(value.strip()) < schema.get("minLength", 0):
-            problems.append(f"{path}: must not be empty")
-        if len(value) > schema.get("maxLength", len(value)):
-            problems.append(f"{path}: longer than {schema['maxLength']} characters")
-    if isinstance(value, int) and not isinstance(value, bool):
-        if value < schema.get("minimum", value) or value > schema.get("maximum", value):
-            problems.append(
-                f"{path}: {value} is not between {schema.get('minimum')} and {schema.get('maximum')}"
-            )
-    if isinstance(value, list):
-        if len(value) > schema.get("maxItems", len(value)):
-            problems.append(f"{path}: more than {schema['maxItems']} items")
-        items = schema.get("items")
-        if items is not None:
-            for index, item in enumerate(value):
-                problems += validate(item, items, f"{path}[{index}]")
-    if isinstance(value, dict):
-        properties: dict[str, Any] = schema.get("properties", {})
-        for key in schema.get("required", []):
-            if key not in value:
-                problems.append(f"{path}: missing {json.dumps(key)}")
-        if schema.get("additionalProperties") is False:
-            for key in value:
-                if key not in properties:
-                    problems.append(f"{path}: unexpected key {json.dumps(key)}")
-        for key, sub in properties.items():
-            if key in value:
-                problems += validate(value[key], sub, f"{path}.{key}")
-    return problems
+    """Every way `value` breaks `schema` (jsonschema, Draft 2020-12), as "path: problem" lines; empty
+    when it fits. Blank strings fail minLength and an integer must be a JSON integer without a
+    fraction; everything else is standard JSON Schema."""
+    errors = list(_Validator(_required_first(schema)).iter_errors(value))
+    mistyped = {tuple(error.absolute_path) for error in errors if error.validator == "type"}
+    # a value of the wrong type has that one problem (jsonschema would also check its enum)
+    errors = [e for e in errors if e.validator == "type" or tuple(e.absolute_path) not in mistyped]
+    return [f"{path}{_path(error)[1:]}: {_problem(error)}" for error in errors]
 
 
 def parse_enrichment(raw: str) -> Enrichment:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -154,6 +155,8 @@ class ChatPane(Vertical):
         if not self._warmed:
             self._warmed = True
             self._warm_up()
+            if self.book_id is not None:
+                self._warm_shield(self.book_id)
 
     @work(thread=True, group="chat-warm-up", exit_on_error=False)
     def _warm_up(self) -> None:
@@ -183,8 +186,8 @@ class ChatPane(Vertical):
         self.conversation_id = None
         self.set_horizon(horizon_label, horizon_page)
         self._reset_log()
-        if book_id is not None:
-            self._warm_shield(book_id)
+        if book_id is not None and self._warmed:  # else when the chat is first focused (start-up
+            self._warm_shield(book_id)  # paints the page first: indexing a long book takes a second)
 
     @work(thread=True, group="chat-shield", exit_on_error=False)
     def _warm_shield(self, book_id: str) -> None:
@@ -197,6 +200,8 @@ class ChatPane(Vertical):
         self._fit_subtitle(self.size.width)
         if page and page != self.horizon_page:
             self.horizon_page = page
+            if "reader.tui.widgets.answer_item" not in sys.modules:
+                return  # no answer shown yet (and start-up need not import the shield for it)
             from reader.tui.widgets.answer_item import AnswerItem
 
             for item in self.query(AnswerItem):

@@ -12,11 +12,13 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, LoadingIndicator, Markdown
+from textual.worker import Worker
 
 from reader.domain.errors import ReaderError
 from reader.domain.knowledge import Recap
 from reader.tui.citations import citation_labels, label_from_href, linkify_citations
 from reader.tui.widgets.citation_bar import CitationBar
+from reader.tui.worker_failures import forward_failure
 
 RecapLoader = Callable[[], Recap]
 """Runs in a worker: the recap up to the reader's page (may call the model)."""
@@ -63,6 +65,10 @@ class RecapScreen(ModalScreen[str | None]):
             yield LoadingIndicator(id="recap-loading")
             yield Markdown("", id="recap-text", open_links=False)
             yield CitationBar(id="recap-citations")
+
+    @on(Worker.StateChanged)
+    def _forward_failure(self, event: Worker.StateChanged) -> None:
+        forward_failure(self, event)  # the app shows one notice
 
     def on_mount(self) -> None:
         self._load()

@@ -13,11 +13,13 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import Worker
 
 from reader.app.search.snippets import make_snippet
 from reader.domain.errors import ReaderError
 from reader.domain.models import SearchResult
 from reader.tui.screens.input_dialog import InputDialog
+from reader.tui.worker_failures import forward_failure
 
 SearchFunction = Callable[[str], Any]
 """Runs in a worker thread: query -> SearchResponse (results, warnings) or a list of SearchResult."""
@@ -62,6 +64,10 @@ class SearchScreen(InputDialog[int | None]):
             yield Input(placeholder="words or a phrase", id="search-input")
             yield Static("", id="search-note", classes="dialog-text", markup=False)
             yield OptionList(id="search-results")
+
+    @on(Worker.StateChanged)
+    def _forward_failure(self, event: Worker.StateChanged) -> None:
+        forward_failure(self, event)  # the app shows one notice
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

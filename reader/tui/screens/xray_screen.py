@@ -16,9 +16,11 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import Worker
 
 from reader.domain.errors import ReaderError
 from reader.domain.knowledge import ConceptDetail, ConceptEntry
+from reader.tui.worker_failures import forward_failure
 
 KIND_TITLES = {"person": "People", "place": "Places", "term": "Terms"}
 KIND_ROWS = 40
@@ -142,6 +144,10 @@ class XRayScreen(ModalScreen[int | None]):
                 more = f"… {len(group) - len(shown)} more {title.lower()}"
                 options.append(Option(Content.styled(more, "italic $text-muted"), id=f"more:{kind}"))
         return options
+
+    @on(Worker.StateChanged)
+    def _forward_failure(self, event: Worker.StateChanged) -> None:
+        forward_failure(self, event)  # the app shows one notice
 
     def on_mount(self) -> None:
         concepts = self.query_one("#xray-concepts", OptionList)

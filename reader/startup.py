@@ -1,0 +1,88 @@
+"""Process-wide settings: every knob reader turns on Python, Textual or litellm, and why.
+
+Each is applied at the start-up of what it concerns, by the caller named below, and each was
+measured before it was added. Nothing else in reader changes process-wide state, with one
+exception kept where it belongs:
+
+- `reader.app.knowledge.concept_map._collector_paused` turns the cyclic collector off while a
+  concept map is built (at import, in a worker thread). It stays there because it must bracket
+  exactly that build: the build makes millions of short-lived objects without cycles, and each
+  collection they trigger walks the whole heap, which in the app is large (measured: 15% of the
+  build in a bare process, more in the app). It turns the collector back on when done, and does
+  nothing when the collector is already off. The app layer may not import this module (it also
+  touches Textual), hence the pointer instead of a function here.
+
+This module imports neither Textual nor litellm at the top: the first two settings must be in
+place before those are imported.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from typing import Any
+
+TEXTUAL_FPS = "240"
+"""Textual repaints at most TEXTUAL_FPS times a second and waits for the next frame slot after a key
+press; at its default of 60 that wait alone is up to 17 ms of every page turn. At 240 a page turn
+repaints at once (animations still run at 60)."""
+
+
+def before_textual() -> None:
+    """Set TEXTUAL_FPS (unless the user did), before Textual is imported: it reads the variable once.
+
+    Called by `reader.tui` on package import, which precedes every Textual import in reader.
+    """
+    os.environ.setdefault("TEXTUAL_FPS", TEXTUAL_FPS)
+
+
+def before_litellm() -> None:
+    """LITELLM_LOCAL_MODEL_COST_MAP: litellm otherwise fetches its model price map from GitHub on
+    import. Measured offline (no DNS): the import took 5.6 s instead of 5.0 s, retrying the fetch
+    and printing three warnings over the terminal; a slow network waits longer. The copy bundled
+    with litellm is enough for capabilities and context windows. Called right before litellm's one
+    (lazy) import."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+
+def configure_litellm(litellm: Any) -> None:
+    """Quiet, no telemetry, and no retries behind our back, right after litellm's import.
+
+    litellm's OpenAI embedding path reads `max_retries or DEFAULT_MAX_RETRIES`, so max_retries=0
+    still let the OpenAI client retry twice (a rate-limited batch took three requests per attempt,
+    tests/test_scripted_server.py); reader retries and reports itself. The constant is declared
+    Final but read at call time, so setting it works.
+    """
+    litellm.suppress_debug_info = True
+    litellm.set_verbose = False
+    litellm.telemetry = False
+    setattr(litellm, "DEFAULT_MAX_RETRIES", 0)  # noqa: B010 - declared Final, but read at call time
+
+
+def freeze_startup_heap() -> None:
+    """gc.freeze() once the app's first screen is up (the app's on_mount, after the first refresh).
+
+    What start-up made (modules, the chat stack, the library, the first page) lives as long as the
+    app; a full collection walks every tracked object, and on this heap one took 60-120 ms, often in
+    the middle of opening a dialog. Frozen objects are skipped; objects made later are collected as
+    usual. Undone by `thaw_heap` when the app unmounts.
+    """
+    gc.freeze()
+
+
+def thaw_heap() -> None:
+    gc.unfreeze()
+
+
+def release_closed_screens() -> None:
+    """Clear Textual's class-wide `StylesCache.get_inner_outer` memo after a screen is popped.
+
+    Textual 8 memoises it per widget with an `lru_cache` (Textualize/textual#6665), which keeps the
+    style cache of every widget ever shown alive, with its rendered lines: about 1,000 strips more
+    after each X-Ray opened and closed, which every full garbage collection walks (after a dozen
+    openings one took 44 ms instead of 6, inside the next opening). The memo holds two styles per
+    widget, cheap to make again. Called by the app's pop_screen.
+    """
+    from textual._styles_cache import StylesCache
+
+    StylesCache.get_inner_outer.cache_clear()
