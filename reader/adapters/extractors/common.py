@@ -38,6 +38,15 @@ def check_file(path: Path) -> int:
     return size
 
 
+def check_size(path: Path, size: int, max_bytes: int, kind: str) -> None:
+    """ExtractionError when a file of `size` bytes is over the `max_bytes` limit for a `kind` book."""
+    if size > max_bytes:
+        raise ExtractionError(
+            f"{shown(path)} is {size // (1024 * 1024)} MB, over the {max_bytes // (1024 * 1024)} MB "
+            f"limit for {kind}; refusing it."
+        )
+
+
 def read_head(path: Path, size: int = 1024) -> bytes:
     """The first `size` bytes of a file; ExtractionError when it cannot be read."""
     try:

@@ -11,7 +11,7 @@ from typing import Any
 
 from lxml import etree
 
-from reader.adapters.extractors.common import check_file, clean_field, shown, title_from_filename
+from reader.adapters.extractors.common import check_file, check_size, clean_field, shown, title_from_filename
 from reader.adapters.extractors.epub import page_visuals
 from reader.adapters.extractors.epub_container import MAX_RATIO, EpubArchive
 from reader.adapters.extractors.epub_pages import SpineDocument, synthetic_pages
@@ -69,11 +69,7 @@ def read_fb2_bytes(path: Path, max_bytes: int = MAX_FB2_BYTES, max_ratio: float 
     """The FB2 document's bytes: the file itself, or the one .fb2 inside a checked .fb2.zip."""
     size = check_file(path)
     if not zipfile.is_zipfile(path):
-        if size > max_bytes:
-            raise ExtractionError(
-                f"{shown(path)} is {size // (1024 * 1024)} MB, over the {max_bytes // (1024 * 1024)} MB "
-                "limit for an FB2 book; refusing it."
-            )
+        check_size(path, size, max_bytes, "an FB2 book")
         return path.read_bytes()
     with EpubArchive(path, max_bytes, max_ratio) as archive:
         members = [name for name in archive.names if name.lower().endswith(".fb2")]

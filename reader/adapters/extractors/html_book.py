@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reader.adapters.extractors.common import check_file, clean_field, shown, title_from_filename
+from reader.adapters.extractors.common import check_file, check_size, clean_field, shown, title_from_filename
 from reader.adapters.extractors.epub import page_visuals
 from reader.adapters.extractors.epub_pages import SpineDocument, synthetic_pages
 from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS
@@ -139,11 +139,7 @@ class HtmlExtractor:
     ) -> ExtractedBook:
         """Read the document's text, headings and metadata."""
         size = check_file(path)
-        if size > self.max_bytes:
-            raise ExtractionError(
-                f"{shown(path)} is {size // (1024 * 1024)} MB, over the {self.max_bytes // (1024 * 1024)} MB "
-                "limit for a single-file book; refusing it."
-            )
+        check_size(path, size, self.max_bytes, "a single-file book")
         if progress:
             progress(0, 1)
         book = extract_markup(path.read_bytes(), path, self.target_chars, "html")

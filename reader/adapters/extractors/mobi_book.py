@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from reader.adapters.extractors.common import check_file, clean_field, one_line, read_head, shown
+from reader.adapters.extractors.common import check_file, check_size, clean_field, one_line, read_head, shown
 from reader.adapters.extractors.epub import EpubExtractor
 from reader.adapters.extractors.epub_container import parse_xml_leniently
 from reader.adapters.extractors.html_book import MAX_HTML_BYTES, extract_markup
@@ -119,11 +119,7 @@ class MobiExtractor:
     ) -> ExtractedBook:
         """Check for DRM, unpack in a temporary folder, read the result, remove the folder."""
         size = check_file(path)
-        if size > self.max_bytes:
-            raise ExtractionError(
-                f"{shown(path)} is {size // (1024 * 1024)} MB, over the {self.max_bytes // (1024 * 1024)} MB "
-                "limit for a Kindle book; refusing it."
-            )
+        check_size(path, size, self.max_bytes, "a Kindle book")
         check_not_drm(path)
         book_format = "azw3" if path.suffix.lower() in (".azw3", ".kf8") else "mobi"
         with tempfile.TemporaryDirectory(prefix="reader-mobi-") as folder:
