@@ -122,7 +122,7 @@ def main() -> None:
         f"{r['chars']} characters read; peak memory {r['peak_mb']:.0f} MB"
     )
     core = closure(["reader"]) - {"reader"}
-    extra = closure(["rapidocr-onnxruntime"]) - core
+    extra = closure(["rapidocr-onnxruntime", "pypdfium2"]) - core
     print(
         f"the ocr extra: {len(extra)} distributions beyond reader's own, {install_size_mb(extra):.0f} MB "
         f"installed ({', '.join(sorted(extra))})"

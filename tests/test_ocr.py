@@ -38,11 +38,57 @@ def scanned_book(tmp_path: Path) -> Path:
 def test_the_page_image_comes_straight_out_of_the_pdf(tmp_path: Path) -> None:
     path = scanned_book(tmp_path)
     images = PdfPageImages()
-    assert images.image(str(path), 1) is None  # a text page: no image
     picture = images.image(str(path), 2)
     assert picture is not None and picture.how == "the page's only image"
     text = RapidOcrRecognizer().recognize(picture.data)
     assert text == "The lighthouse keeper told Margaret about seventeen gulls at dawn."
+    drawn = images.image(str(path), 1)  # drawn text, not an image: the page is rendered
+    assert drawn is not None and drawn.how == "the page rendered at 300 dpi"
+    assert RapidOcrRecognizer().recognize(drawn.data) == "Preface by the editor of this volume."
+
+
+def write_two_image_pdf(path: Path) -> Path:
+    """Page 1 has a text layer; page 2 is one picture of two lines cut in halves, placed as two images."""
+    import io
+
+    from fpdf import FPDF
+    from PIL import Image, ImageDraw, ImageFont
+
+    picture = Image.new("L", (1240, 1754), 255)
+    draw = ImageDraw.Draw(picture)
+    font = ImageFont.load_default(size=36)
+    draw.text((100, 300), "The lighthouse keeper told Margaret", fill=0, font=font)
+    draw.text((100, 1300), "about seventeen cormorants at dawn.", fill=0, font=font)
+    pdf = FPDF()
+    pdf.set_title("Halved Scan")
+    pdf.set_font("Helvetica", size=12)
+    pdf.add_page()
+    pdf.cell(0, 8, "Preface by the editor of this volume.")
+    pdf.add_page()
+    for top, half in enumerate((picture.crop((0, 0, 1240, 877)), picture.crop((0, 877, 1240, 1754)))):
+        buffer = io.BytesIO()
+        half.save(buffer, "PNG")
+        pdf.image(buffer, x=0, y=top * pdf.h / 2, w=pdf.w, h=pdf.h / 2)
+    pdf.output(str(path))
+    return path
+
+
+def test_a_page_of_two_images_is_rendered_and_search_finds_both_halves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_two_image_pdf(tmp_path / "halved.pdf")
+    picture = PdfPageImages().image(str(path), 2)
+    assert picture is not None and picture.how == "the page rendered at 300 dpi"
+
+    code, out, err = run(capsys, "import", "--ocr", str(path))
+    assert code == 0, err
+    run(capsys, "set-page", "Halved Scan", "2")
+    code, out, _ = run(capsys, "search", "Halved Scan", "cormorants", "--json")  # the bottom image
+    hits = [json.loads(line) for line in out.splitlines()]
+    assert hits and hits[0]["start_page"] == 2
+    assert hits[0]["text"] == "The lighthouse keeper told Margaret\n\nabout seventeen cormorants at dawn."
+    code, out, _ = run(capsys, "search", "Halved Scan", "lighthouse", "--json")  # the top image
+    assert [json.loads(line)["start_page"] for line in out.splitlines()] == [2]
 
 
 def test_ocr_reads_scanned_pages_and_search_finds_them(

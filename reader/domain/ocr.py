@@ -31,7 +31,7 @@ class PageImage:
 
     data: bytes
     how: str
-    """"the page's only image", or "its largest of N images"."""
+    """"the page's only image" (taken out of the file), or "the page rendered at N dpi"."""
 
 
 class PageImages(Protocol):

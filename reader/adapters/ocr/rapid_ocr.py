@@ -12,10 +12,10 @@ PARAGRAPH_GAP = 1.2
 
 
 def ocr_available() -> bool:
-    """Whether the OCR extra is installed (checked without importing it)."""
+    """Whether the OCR extra (the recognizer and the PDF renderer) is installed, checked without importing it."""
     from importlib.util import find_spec
 
-    return find_spec("rapidocr_onnxruntime") is not None
+    return all(find_spec(name) is not None for name in ("rapidocr_onnxruntime", "pypdfium2"))
 
 
 def lines_to_text(boxes: list[tuple[list[list[float]], str]]) -> str:
