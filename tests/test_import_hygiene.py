@@ -42,7 +42,6 @@ LAZY_AT_START_UP = (
     "reader.domain.ports",
     "reader.domain.search",
     "reader.adapters.sqlite.bookmark_repository",
-    "reader.adapters.sqlite.concept_repository",
     "reader.tui.screens.marks_screen",
     "reader.tui.screens.text_screen",
 )

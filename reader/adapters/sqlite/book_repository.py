@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from reader.adapters.sqlite.concept_repository import write_concepts
 from reader.adapters.sqlite.transaction import transaction
 from reader.domain.models import Book, Chapter, Chunk, Page, PageVisuals
 
@@ -235,6 +236,4 @@ class SqliteBookRepository:
                 "visual_importance, search_text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(book.id, *row) for row in enrichments],
             )
-            from reader.adapters.sqlite.concept_repository import write_concepts  # lazy: start-up
-
             write_concepts(conn, book.id, concepts)
