@@ -36,3 +36,22 @@ def test_cli_start_up_does_not_import_litellm() -> None:
     code = "import sys; import reader.cli.main, reader.services; print('litellm' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+LAZY_AT_START_UP = (
+    "reader.domain.ports",
+    "reader.domain.search",
+    "reader.adapters.sqlite.bookmark_repository",
+    "reader.tui.screens.marks_screen",
+    "reader.tui.screens.text_screen",
+)
+"""Imported where they are used (dialogs, imports, removals), not by the app's start-up."""
+
+
+def test_app_start_up_does_not_import_lazy_modules() -> None:
+    code = (
+        "import sys; import reader.services, reader.tui.app\n"
+        f"print(','.join(m for m in {LAZY_AT_START_UP!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"start-up imported: {out.stdout.strip()}"

@@ -7,13 +7,16 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
 
 from reader.domain.errors import ReaderError
 from reader.domain.models import Book
-from reader.domain.ports import PageFiles
 from reader.locations import APP_NAME
+
+if TYPE_CHECKING:
+    from reader.domain.ports import PageFiles
 
 FORMAT_NAMES = {
     "pdf": "PDF",

@@ -6,14 +6,14 @@ import builtins
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reader.adapters.sqlite.bookmark_repository import delete_reader_marks
 from reader.adapters.sqlite.concept_repository import write_concepts
 from reader.adapters.sqlite.transaction import transaction
-from reader.domain.enrichment import page_content_hash
-from reader.domain.knowledge import ExtractedConcept
 from reader.domain.models import Book, Chapter, Chunk, Page, PageVisuals
+
+if TYPE_CHECKING:
+    from reader.domain.knowledge import ExtractedConcept
 
 _BOOK_COLUMNS = (
     "id, title, author, language, format, source_path, page_count, current_page, pagination, "
@@ -123,6 +123,8 @@ class SqliteBookRepository:
         with transaction(self.conn):
             self._delete(book_id)
             deleted = self.conn.execute("SELECT changes()").fetchone()[0]
+            from reader.adapters.sqlite.bookmark_repository import delete_reader_marks  # lazy: start-up
+
             delete_reader_marks(self.conn, book_id)  # kept by replace(): a reindex keeps them
         return bool(deleted)
 
@@ -143,6 +145,8 @@ class SqliteBookRepository:
         ).fetchall()
         if not rows:
             return []
+        from reader.domain.enrichment import page_content_hash  # lazy: not needed at start-up
+
         by_page: dict[int, builtins.list[Chunk]] = {}
         for chunk in chunks:
             by_page.setdefault(chunk.start_page, []).append(chunk)

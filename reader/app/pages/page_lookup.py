@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from reader.app.pages.chapter_lookup import find_chapter
 from reader.app.pages.chunking import join_chunks
 from reader.domain.errors import PageNotFoundError
 from reader.domain.models import Book, Chapter, Page
-from reader.domain.ports import BookRepository, ChunkRepository
+
+if TYPE_CHECKING:
+    from reader.domain.ports import BookRepository, ChunkRepository
 
 _PERCENT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 _INDEX = re.compile(r"^\s*#\s*(\d+)\s*$")

@@ -14,14 +14,13 @@ from textual.content import Content
 from reader.domain.annotations import AnnotationLine, Bookmark
 from reader.tui.panes.visual_mode import VISUAL_ACTIONS, VisualMode
 from reader.tui.reading_session import ReadingSession
-from reader.tui.screens.marks_screen import LazyMarks, MarksScreen, MarkWindow
-from reader.tui.screens.text_screen import TextScreen
 from reader.tui.widgets.mark_writes import Outcome
 from reader.tui.widgets.marked_page import quote_line
 from reader.tui.widgets.search_hits import HIT_ACTIONS, PageSearchHits
 
 if TYPE_CHECKING:
     from reader.services import Services
+    from reader.tui.screens.marks_screen import MarkWindow
 
 NOTES_WINDOW = 120
 """Lines of the notes list read as it opens, around the page on screen (the rest come from a worker)."""
@@ -96,6 +95,8 @@ class PageMarks(VisualMode, PageSearchHits):
 
     def action_name_bookmark(self) -> None:
         """Bookmark the page with a name (or rename its bookmark)."""
+        from reader.tui.screens.text_screen import TextScreen  # lazy: not at start-up
+
         session = self.session
         if session is None:
             return
@@ -119,6 +120,8 @@ class PageMarks(VisualMode, PageSearchHits):
 
     def action_bookmarks(self) -> None:
         """List the book's bookmarks; Enter jumps to one."""
+        from reader.tui.screens.marks_screen import MarksScreen  # lazy: not at start-up
+
         session = self.session
         if session is None:
             return
@@ -159,6 +162,8 @@ class PageMarks(VisualMode, PageSearchHits):
         return prompt
 
     def _rename_bookmark(self, bookmark: Bookmark, done: Callable[[Bookmark], None]) -> None:
+        from reader.tui.screens.text_screen import TextScreen  # lazy: not at start-up
+
         session = self.session
         if session is None:
             return
@@ -187,6 +192,12 @@ class PageMarks(VisualMode, PageSearchHits):
 
         The dialog opens with the lines around the page on screen (an indexed read of a few rows) and a
         worker reads the rest (the list's lines, not the anchors)."""
+        from reader.tui.screens.marks_screen import (  # lazy: not at start-up
+            LazyMarks,
+            MarksScreen,
+            MarkWindow,
+        )
+
         session = self.session
         services = self.services
         if session is None or services is None:
@@ -236,6 +247,8 @@ class PageMarks(VisualMode, PageSearchHits):
         return Content.assemble(*parts)
 
     def _edit_note(self, line: AnnotationLine, done: Callable[[AnnotationLine], None]) -> None:
+        from reader.tui.screens.text_screen import TextScreen  # lazy: not at start-up
+
         def noted(note: str | None) -> None:
             if note is None:
                 return

@@ -15,7 +15,6 @@ from reader.tui.page_selection import (
     word_back,
     word_forward,
 )
-from reader.tui.screens.text_screen import TextScreen
 from reader.tui.widgets.mark_writes import MarkWrites, Outcome
 from reader.tui.widgets.marked_page import quote_line
 from reader.tui.widgets.page_text import PageText
@@ -112,6 +111,8 @@ class VisualMode(MarkWrites):
 
     def action_note(self) -> None:
         """Highlight the selection with a note."""
+        from reader.tui.screens.text_screen import TextScreen  # lazy: not at start-up
+
         selection = self.selection
         if selection is None:
             return
