@@ -3,7 +3,7 @@
 Names are runs of capitalised words that are capitalised mid-sentence too (a capital at the start
 of a sentence proves nothing), frequent enough to matter. Aliases ("Mr. Thorne", "Thorne",
 "Gideon Thorne") are merged into one concept; the kind comes from simple cues (titles and speech
-verbs for people; place words, "the X" and prepositions like at/in/to for places). Key terms are
+verbs for people; place words, "the X" and prepositions like at/in/to for places: `name_kinds`). Key terms are
 the book's most distinctive lower-case words by TF-IDF over its pages, general English excluded
 (`key_terms`).
 
@@ -17,7 +17,6 @@ page with `find_names`.
 from __future__ import annotations
 
 import gc
-import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -43,75 +42,20 @@ from reader.app.knowledge.name_finder import (
     starts_sentence,
     strip_possessive,
 )
+from reader.app.knowledge.name_kinds import (
+    LOCATIVE,
+    OWNER_AFTER,
+    PLACE_OR_BODY_WORDS,
+    cues_of,
+    kind_of,
+    lands_and_peoples,
+)
 from reader.domain.knowledge import ConceptAlias, ExtractedConcept
 
 SHARED_TITLES = frozenset(
     "Reverend Captain Doctor Professor Colonel Major Inspector Sergeant Admiral".split()
 )
 """Titles that alone ("the Reverend") name the one character who bears them, when only one does."""
-
-SPEECH_VERBS = frozenset(
-    """said says say asked asks replied answered cried called shouted whispered murmured muttered
-    laughed smiled nodded sighed frowned shrugged grinned added told thought knew felt looked turned
-    went came stood sat took gave wrote read walked ran rose spoke began continued insisted admitted
-    agreed explained remarked exclaimed snapped demanded""".split()
-)
-TALK_VERBS = frozenset(
-    """said says asked asks replied answered cried shouted whispered murmured muttered exclaimed
-    remarked snapped demanded retorted observed inquired enquired sighed screamed""".split()
-)
-"""Verbs of speech around a name ("said the Hatter", "the Duchess asked"): whoever talks is a person."""
-PLACE_WORDS = frozenset(
-    """parsonage lodge rectory vicarage grange priory asylum hospital hotel terrace crescent avenue
-    embankment barracks monastery convent cemetery churchyard mews heights district province empire
-    canal channel gulf meadows orchard fortress theatre museum prison gaol docks estate plantation
-    villa chateau château redoubt battery cloister
-    rock rocks head cove quay bay harbour harbor island isle street lane road square hill hills mount
-    mountain mountains river lake castle hall house abbey church chapel cathedral inn tavern bridge park
-    point cape sound strait valley wood woods forest moor marsh field fields town city port court place
-    gate tower farm manor cottage row sea ocean coast beach cliff cliffs creek brook falls ford green
-    common heath downs wharf pier station palace gardens garden county shire kingdom village""".split()
-)
-ORGANISATION_WORDS = frozenset(
-    """board company society council committee office navy army guild club college university school
-    court trust bank institute ministry department service league party union church regiment battalion
-    brigade division corps squadron guards grenadiers hussars dragoons cuirassiers uhlans chasseurs
-    cavalry infantry artillery militia gazette chronicle herald magazine times courier""".split()
-)
-PLACE_OR_BODY_WORDS = PLACE_WORDS | ORGANISATION_WORDS
-VESSEL_WORDS = frozenset(
-    "schooner ship brig barque steamer yacht frigate lugger vessel hms boat sloop".split()
-)
-NOT_AGENT_VERBS = frozenset("seemed appeared remained lined covered surrounded crowded called named".split())
-"""Past tenses a place is often the subject of ("the Park seemed deserted")."""
-_OWNER_AFTER = re.compile(r"[^\w\n]{0,3}[\w'’]+\s+(his|her|His|Her)\b")
-"""A preposition and "his"/"her" right after a name ("Hildesheim in his office")."""
-DATIVE_VERBS = frozenset(
-    """said say says spoke speak speaking talked talking wrote write writes written gave give gives handed
-    showed replied answered introduced married belonged nodded bowed whispered listened explained owed
-    lent paid offered""".split()
-)
-"""Words before "to"/"from" that make what follows a person ("wrote to", "replied to")."""
-LOCATIVE = frozenset(
-    """at in into to from toward towards near on over across beyond off past round around under above
-    below through onto behind outside inside within along via""".split()
-)
-
-
-@dataclass
-class _Cues:
-    """Counts of what surrounds a concept's mentions."""
-
-    total: int = 0
-    titles: int = 0
-    speech: int = 0
-    place_words: int = 0
-    organisation: int = 0
-    locative: int = 0
-    the: int = 0
-    talk: int = 0
-    vessel: bool = False
-
 
 def min_mentions(page_count: int) -> int:
     """How often a name must appear to be a concept: twice in a short book, more in a long one."""
@@ -395,26 +339,6 @@ def _judge(
     return cached
 
 
-def _kind(cues: _Cues, core_length: int) -> str:
-    """person, place or term from the cues of every mention of a concept."""
-    total = max(1, cues.total)
-    if cues.vessel:
-        return "term"
-    if cues.organisation and cues.organisation >= cues.place_words:
-        return "term"
-    if cues.place_words and cues.place_words > cues.titles:
-        return "place"
-    if cues.titles or cues.talk >= max(2, 0.1 * total):
-        return "person"
-    if cues.the >= total / 2:  # "the Knave": a character if it ever talks, else a place or a thing
-        if cues.talk:
-            return "person"
-        return "place" if cues.locative >= 0.3 * total else "term"
-    if cues.locative >= 0.3 * total and cues.locative > cues.speech:
-        return "place"
-    return "person"
-
-
 CONTEXT_SAMPLE = 30
 """Mentions per concept (and per alias) whose surrounding words are read to judge its kind and article."""
 
@@ -491,31 +415,12 @@ def title_key(alias: str) -> str:
     return bare(alias.split()[-1]).lower()
 
 
-def _lands_and_peoples(words: set[str]) -> tuple[set[str], set[str]]:
-    """Capitalised words that name a land ("Austria") because the book also names its people in the
-    plural ("Austrians") or as a known nationality ("Russian"), and those peoples' names. "Julia"
-    stays a person next to a "Julian"."""
-    lands: set[str] = set()
-    peoples: set[str] = set()
-    for word in words:
-        if len(word) < 4 or not word[0].isupper():
-            continue
-        stems = (word, word[:-1]) if word.endswith(("a", "y", "e")) else (word,)
-        for stem in stems:
-            for ending in ("n", "an", "ian", "ese"):
-                people = stem + ending
-                if people != word and (people + "s" in words or people.lower() in NOT_NAMES):
-                    lands.add(word)
-                    peoples.update(p for p in (people, people + "s") if p in words)
-    return lands, peoples
-
-
 def _name_concepts(
     book: _Book, clusters: list[Cluster[tuple[int, int, bool]]], threshold: int
 ) -> list[ExtractedConcept]:
     names = book.names
     extra = _title_mentions(book, clusters, threshold)
-    lands, peoples = _lands_and_peoples({word for key in names for word in names[key].tokens})
+    lands, peoples = lands_and_peoples({word for key in names for word in names[key].tokens})
     contexts: dict[int, tuple[tuple[str, ...], str]] = {}
     """The words around each mention read so far, by its start."""
     judged: Counter[str] = Counter()
@@ -531,7 +436,7 @@ def _name_concepts(
             floor = page_starts[bisect_right(page_starts, start) - 1]
             found = context_of(text, start, end, floor)
             if found[1] in LOCATIVE:  # "found Hildesheim in his office": "in his" marks a person
-                owner = _OWNER_AFTER.match(text, end, end + 30)
+                owner = OWNER_AFTER.match(text, end, end + 30)
                 if owner:
                     found = (found[0], f"{found[1]} {owner.group(1).lower()}")
             if the:  # the run began with "The": what precedes it does not matter, what follows does
@@ -557,7 +462,7 @@ def _name_concepts(
         for i in _sample_indexes(len(cluster.mentions), CONTEXT_SAMPLE):
             key = cluster.keys[bisect_right(ends, i)]
             sampled.append((names[key].tokens, *read(key, cluster.mentions[i])))
-        kind = "person" if cluster.family else _kind(_cues(sampled), len(cluster.core))
+        kind = "person" if cluster.family else kind_of(cues_of(sampled), len(cluster.core))
         if len(cluster.core) == 1 and kind == "person":
             word = cluster.core[0]
             if word in peoples or word.endswith("men"):
@@ -585,42 +490,6 @@ def _name_concepts(
         per_page = Counter(map(bisect_right, repeat(book.starts), starts))
         concepts.append(_concept(aliases, per_page, kind, cluster.family))
     return concepts
-
-
-def _cues(mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool]]) -> _Cues:
-    """Cues from mentions given as (tokens, words before, word after, preceded by "the")."""
-    cues = _Cues()
-    for tokens, previous, following, the in mentions:
-        cues.total += 1
-        first, last = bare(tokens[0]).lower(), bare(tokens[-1]).lower()
-        if any(is_title(t) for t in tokens):
-            cues.titles += 1
-        if (
-            following in SPEECH_VERBS
-            or (previous and previous[-1] in SPEECH_VERBS)
-            or (len(following) > 4 and following.endswith("ed") and following not in NOT_AGENT_VERBS)
-            or following.endswith((" his", " her"))
-        ):  # what speaks, acts or owns ("Hildesheim cleared the box", "in his office") is a person
-            cues.speech += 1
-        before = previous[:-1] if previous and previous[-1] == "the" else previous
-        if following in TALK_VERBS or (before and before[-1] in TALK_VERBS):
-            cues.talk += 1
-        if last in PLACE_WORDS or first in PLACE_PREFIXES:
-            cues.place_words += 1
-        if last in ORGANISATION_WORDS:
-            cues.organisation += 1
-        if previous and previous[-1] in VESSEL_WORDS:
-            cues.vessel = True
-        preposition = previous[:-1] if previous and previous[-1] == "the" else previous
-        if len(preposition) > 1 and preposition[-1] in ("to", "from") and preposition[-2] in DATIVE_VERBS:
-            cues.speech += 1  # "wrote to Hildesheim", "said to the Knave": someone, not somewhere
-        elif previous and (
-            previous[-1] in LOCATIVE
-            or (previous[-1] == "the" and len(previous) > 1 and previous[-2] in LOCATIVE)
-        ):
-            cues.locative += 1
-        cues.the += the
-    return cues
 
 
 def _concept(

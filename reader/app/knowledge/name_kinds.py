@@ -1,0 +1,152 @@
+"""What kind of thing a name names (person, place or term), from the words around its mentions.
+
+Titles and verbs of speech or action make a person ("said the Hatter", "Hildesheim cleared the box",
+"wrote to Lucy"); place words and prepositions make a place ("Hunsford Parsonage", "at Whitby");
+a body or a vessel is a term. A land whose people the book names ("Austria" beside "Austrians") is a
+place, and the peoples themselves are terms.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reader.app.knowledge.name_finder import NOT_NAMES, PLACE_PREFIXES, bare, is_title
+
+SPEECH_VERBS = frozenset(
+    """said says say asked asks replied answered cried called shouted whispered murmured muttered
+    laughed smiled nodded sighed frowned shrugged grinned added told thought knew felt looked turned
+    went came stood sat took gave wrote read walked ran rose spoke began continued insisted admitted
+    agreed explained remarked exclaimed snapped demanded""".split()
+)
+TALK_VERBS = frozenset(
+    """said says asked asks replied answered cried shouted whispered murmured muttered exclaimed
+    remarked snapped demanded retorted observed inquired enquired sighed screamed""".split()
+)
+"""Verbs of speech around a name ("said the Hatter", "the Duchess asked"): whoever talks is a person."""
+PLACE_WORDS = frozenset(
+    """parsonage lodge rectory vicarage grange priory asylum hospital hotel terrace crescent avenue
+    embankment barracks monastery convent cemetery churchyard mews heights district province empire
+    canal channel gulf meadows orchard fortress theatre museum prison gaol docks estate plantation
+    villa chateau château redoubt battery cloister
+    rock rocks head cove quay bay harbour harbor island isle street lane road square hill hills mount
+    mountain mountains river lake castle hall house abbey church chapel cathedral inn tavern bridge park
+    point cape sound strait valley wood woods forest moor marsh field fields town city port court place
+    gate tower farm manor cottage row sea ocean coast beach cliff cliffs creek brook falls ford green
+    common heath downs wharf pier station palace gardens garden county shire kingdom village""".split()
+)
+ORGANISATION_WORDS = frozenset(
+    """board company society council committee office navy army guild club college university school
+    court trust bank institute ministry department service league party union church regiment battalion
+    brigade division corps squadron guards grenadiers hussars dragoons cuirassiers uhlans chasseurs
+    cavalry infantry artillery militia gazette chronicle herald magazine times courier""".split()
+)
+PLACE_OR_BODY_WORDS = PLACE_WORDS | ORGANISATION_WORDS
+VESSEL_WORDS = frozenset(
+    "schooner ship brig barque steamer yacht frigate lugger vessel hms boat sloop".split()
+)
+NOT_AGENT_VERBS = frozenset("seemed appeared remained lined covered surrounded crowded called named".split())
+"""Past tenses a place is often the subject of ("the Park seemed deserted")."""
+OWNER_AFTER = re.compile(r"[^\w\n]{0,3}[\w'’]+\s+(his|her|His|Her)\b")
+"""A preposition and "his"/"her" right after a name ("Hildesheim in his office")."""
+DATIVE_VERBS = frozenset(
+    """said say says spoke speak speaking talked talking wrote write writes written gave give gives handed
+    showed replied answered introduced married belonged nodded bowed whispered listened explained owed
+    lent paid offered""".split()
+)
+"""Words before "to"/"from" that make what follows a person ("wrote to", "replied to")."""
+LOCATIVE = frozenset(
+    """at in into to from toward towards near on over across beyond off past round around under above
+    below through onto behind outside inside within along via""".split()
+)
+
+
+@dataclass
+class Cues:
+    """Counts of what surrounds a concept's mentions."""
+
+    total: int = 0
+    titles: int = 0
+    speech: int = 0
+    place_words: int = 0
+    organisation: int = 0
+    locative: int = 0
+    the: int = 0
+    talk: int = 0
+    vessel: bool = False
+
+
+def kind_of(cues: Cues, core_length: int) -> str:
+    """person, place or term from the cues of every mention of a concept."""
+    total = max(1, cues.total)
+    if cues.vessel:
+        return "term"
+    if cues.organisation and cues.organisation >= cues.place_words:
+        return "term"
+    if cues.place_words and cues.place_words > cues.titles:
+        return "place"
+    if cues.titles or cues.talk >= max(2, 0.1 * total):
+        return "person"
+    if cues.the >= total / 2:  # "the Knave": a character if it ever talks, else a place or a thing
+        if cues.talk:
+            return "person"
+        return "place" if cues.locative >= 0.3 * total else "term"
+    if cues.locative >= 0.3 * total and cues.locative > cues.speech:
+        return "place"
+    return "person"
+
+
+def lands_and_peoples(words: set[str]) -> tuple[set[str], set[str]]:
+    """Capitalised words that name a land ("Austria") because the book also names its people in the
+    plural ("Austrians") or as a known nationality ("Russian"), and those peoples' names. "Julia"
+    stays a person next to a "Julian"."""
+    lands: set[str] = set()
+    peoples: set[str] = set()
+    for word in words:
+        if len(word) < 4 or not word[0].isupper():
+            continue
+        stems = (word, word[:-1]) if word.endswith(("a", "y", "e")) else (word,)
+        for stem in stems:
+            for ending in ("n", "an", "ian", "ese"):
+                people = stem + ending
+                if people != word and (people + "s" in words or people.lower() in NOT_NAMES):
+                    lands.add(word)
+                    peoples.update(p for p in (people, people + "s") if p in words)
+    return lands, peoples
+
+
+def cues_of(mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool]]) -> Cues:
+    """Cues from mentions given as (tokens, words before, word after, preceded by "the")."""
+    cues = Cues()
+    for tokens, previous, following, the in mentions:
+        cues.total += 1
+        first, last = bare(tokens[0]).lower(), bare(tokens[-1]).lower()
+        if any(is_title(t) for t in tokens):
+            cues.titles += 1
+        if (
+            following in SPEECH_VERBS
+            or (previous and previous[-1] in SPEECH_VERBS)
+            or (len(following) > 4 and following.endswith("ed") and following not in NOT_AGENT_VERBS)
+            or following.endswith((" his", " her"))
+        ):  # what speaks, acts or owns ("Hildesheim cleared the box", "in his office") is a person
+            cues.speech += 1
+        before = previous[:-1] if previous and previous[-1] == "the" else previous
+        if following in TALK_VERBS or (before and before[-1] in TALK_VERBS):
+            cues.talk += 1
+        if last in PLACE_WORDS or first in PLACE_PREFIXES:
+            cues.place_words += 1
+        if last in ORGANISATION_WORDS:
+            cues.organisation += 1
+        if previous and previous[-1] in VESSEL_WORDS:
+            cues.vessel = True
+        preposition = previous[:-1] if previous and previous[-1] == "the" else previous
+        if len(preposition) > 1 and preposition[-1] in ("to", "from") and preposition[-2] in DATIVE_VERBS:
+            cues.speech += 1  # "wrote to Hildesheim", "said to the Knave": someone, not somewhere
+        elif previous and (
+            previous[-1] in LOCATIVE
+            or (previous[-1] == "the" and len(previous) > 1 and previous[-2] in LOCATIVE)
+        ):
+            cues.locative += 1
+        cues.the += the
+    return cues
