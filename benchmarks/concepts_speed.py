@@ -17,12 +17,14 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+from benchmarks.instant_model import InstantModel  # noqa: E402
 
 FIRST = "Ada Basil Cora Dorian Edith Felix Greta Hugo Iris Jasper Kit Lionel Maud Nell Otto Pearl Rufus Sybil".split()
 LAST = "Ashdown Briar Calloway Dunmore Everly Fenwick Garrow Hollis Ingram Jessop Kestrel Lowry Marsh Nettle".split()
@@ -151,23 +153,6 @@ async def open_dialog(services: Any, book: Any, runs: int, action: str) -> list[
             await pilot.press("escape")
             await pilot.pause()
     return times
-
-
-class InstantModel:
-    """A stand-in chat model that answers at once (to time the cache, not a model)."""
-
-    name = "bench/instant"
-
-    def supports_tools(self) -> bool:
-        return False
-
-    def context_window(self) -> int:
-        return 8192
-
-    def stream(self, messages: Sequence[dict[str, Any]], tools: Any = None, **_: Any) -> Iterator[Any]:
-        from reader.domain.chat_model import ModelReply
-
-        yield ModelReply("Something happens [p. 1].")
 
 
 def main() -> None:

@@ -18,31 +18,17 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+from benchmarks.instant_model import InstantModel  # noqa: E402
+
 BOOK = ROOT.parent / "shared" / "books" / "war-and-peace.epub"
-
-
-class InstantModel:
-    """A stand-in chat model that answers at once."""
-
-    name = "bench/instant"
-
-    def supports_tools(self) -> bool:
-        return False
-
-    def context_window(self) -> int:
-        return 8192
-
-    def stream(self, messages: Sequence[dict[str, Any]], tools: Any = None, **_: Any) -> Iterator[Any]:
-        from reader.domain.chat_model import ModelReply
-
-        yield ModelReply("Something happens [p. 6].")
 
 
 def timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
@@ -105,7 +91,7 @@ def main() -> None:
     print(f"  `reader recap --offline`, from cache: {command_seconds(book.id[:12]):.2f} s (fresh process)")
 
     with_model = SummariesUseCase(
-        services.books, services.chunks, SqliteSummaryRepository(services.db.conn), InstantModel()
+        services.books, services.chunks, SqliteSummaryRepository(services.db.conn), InstantModel("Something happens [p. 6].")
     )
     cold, recap = timed(lambda: with_model.story_so_far(book.id, args.page))
     cached_time, cached = timed(lambda: with_model.story_so_far(book.id, args.page), repeat=5)
