@@ -112,7 +112,7 @@ def lookup_concept(
     if detail.related:
         lines.append(
             "Appears with: "
-            + ", ".join(f"{other.name} ({other.kind}, {shared} pages)" for other, shared in detail.related)
+            + ", ".join(f"{other.name} ({other.kind}, {shared} page{'' if shared == 1 else 's'})" for other, shared in detail.related)
             + "."
         )
     if detail.snippets:
