@@ -149,6 +149,9 @@ def rss_mb() -> float:
 
 def child(db_path: str, turns: int, started: float) -> None:
     """Run in a fresh process: time to the settled first page, then (optionally) page turns."""
+    from reader.startup import pause_collector
+
+    pause_collector()  # as `reader open` does from its first import (reader.cli)
     from reader.services import Services
     from reader.tui.app import ReaderApp
 
@@ -159,6 +162,7 @@ def child(db_path: str, turns: int, started: float) -> None:
     async def drive(pilot) -> None:  # noqa: ANN001 - Pilot
         await pilot.pause()
         result["settled"] = time.time() - started
+        result["cpu"] = time.process_time()
         result["import_litellm"] = int("litellm" in sys.modules)
         result["rss_start_mb"] = rss_mb()
         if turns:
@@ -199,6 +203,7 @@ def bare_child(db_path: str, started: float) -> None:
     async def drive(pilot) -> None:  # noqa: ANN001 - Pilot
         await pilot.pause()
         result["settled"] = time.time() - started
+        result["cpu"] = time.process_time()
         pilot.app.exit()
 
     Bare().run(headless=True, size=SIZE, auto_pilot=drive)

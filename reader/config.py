@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -89,6 +88,8 @@ def load_config(path: Path | None = None) -> Config:
     path = path or config_path()
     if not path.exists():
         return Config(path=path)
+    import tomllib  # only when there is a file to read (start-up without one skips it)
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:

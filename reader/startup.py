@@ -59,8 +59,27 @@ def configure_litellm(litellm: Any) -> None:
     setattr(litellm, "DEFAULT_MAX_RETRIES", 0)  # noqa: B010 - declared Final, but read at call time
 
 
+def pause_collector() -> None:
+    """gc.disable() for the start-up of a command or of the app, until `freeze_startup_heap`.
+
+    Start-up allocates some 60,000 objects that live as long as the process (modules, classes,
+    compiled CSS, the first screen's widgets), and every young-generation collection on the way
+    walks them again. Measured on this machine (min of 8 fresh processes): importing Textual and
+    reader's start-up modules took 358 ms with the collector on, 297 ms with it off. Called by
+    `reader.cli` on package import (so before the command modules are imported) and again by
+    `reader.cli.app_commands.run_app` before the app's modules; `reader.cli.main` turns it back on
+    before a command runs, the app once its first screen is up.
+    """
+    gc.disable()
+
+
+def resume_collector() -> None:
+    gc.enable()
+
+
 def freeze_startup_heap() -> None:
-    """gc.freeze() once the app's first screen is up (the app's on_mount, after the first refresh).
+    """gc.freeze() and the collector back on once the app's first screen is up (the app's on_mount,
+    after the first refresh); see `pause_collector`.
 
     What start-up made (modules, the chat stack, the library, the first page) lives as long as the
     app; a full collection walks every tracked object, and on this heap one took 60-120 ms, often in
@@ -68,6 +87,7 @@ def freeze_startup_heap() -> None:
     usual. Undone by `thaw_heap` when the app unmounts.
     """
     gc.freeze()
+    gc.enable()
 
 
 def thaw_heap() -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from reader.cli.output import error_line
 from reader.services import Services
+from reader.startup import pause_collector
 
 
 def register(commands: Any) -> None:
@@ -21,6 +22,7 @@ def run_app(services: Services, book_id: str | None = None) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         error_line("The app needs a terminal; use `reader search-page BOOK PAGE` or `reader demo --print`.")
         return 2
+    pause_collector()  # until the app's first screen is up (see reader.startup)
     from reader.tui.app import ReaderApp
 
     ReaderApp(services, book_id=book_id).run()

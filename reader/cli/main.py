@@ -20,6 +20,7 @@ from reader.cli import (
 )
 from reader.cli.output import error_line
 from reader.domain.errors import ReaderError
+from reader.startup import resume_collector
 
 COMMAND_MODULES = [
     library_commands,
@@ -67,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # noqa: BLE001 - the library file itself is unusable
         error_line(f"Cannot open the library file: {error}. Check --db / READER_DB.")
         return 2
+    resume_collector()  # paused on import of reader.cli (see reader.startup)
     try:
         return int(handler(args, services) or 0)
     except ReaderError as error:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from reader.domain.chat_model import RetryPolicy
+if TYPE_CHECKING:
+    from reader.domain.chat_model import RetryPolicy
 
 
 @dataclass(frozen=True)
@@ -31,4 +33,6 @@ class EndpointSettings:
 
     @property
     def retry(self) -> RetryPolicy:
+        from reader.domain.chat_model import RetryPolicy  # the chat model's records load with the chat
+
         return RetryPolicy(self.max_retries, self.retry_backoff)

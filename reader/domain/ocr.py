@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from reader.domain.knowledge import ExtractedConcept
+if TYPE_CHECKING:
+    from reader.domain.knowledge import ExtractedConcept
 
 OCR_EXTRA_HINT = "install the OCR extra: pip install 'reader[ocr]'"
 

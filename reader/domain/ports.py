@@ -5,15 +5,16 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from reader.domain.chat import ChatMessage, Conversation
-from reader.domain.chat_model import ModelReply
-from reader.domain.concept_refinement import ChapterRefinement
-from reader.domain.enrichment import EnrichmentFailure, EnrichmentStatus, StoredEnrichment
-from reader.domain.knowledge import ConceptEntry, ConceptName, ExtractedConcept
-from reader.domain.models import Book, Chapter, Chunk, EmbeddingVector, ExtractedBook, Page, SearchResult
-from reader.domain.search import BookVectors, EmbeddingSpace, ScoredChunk
+if TYPE_CHECKING:  # annotations only: a use case importing one port loads no other feature's records
+    from reader.domain.chat import ChatMessage, Conversation
+    from reader.domain.chat_model import ModelReply
+    from reader.domain.concept_refinement import ChapterRefinement
+    from reader.domain.enrichment import EnrichmentFailure, EnrichmentStatus, StoredEnrichment
+    from reader.domain.knowledge import ConceptEntry, ConceptName, ExtractedConcept
+    from reader.domain.models import Book, Chapter, Chunk, EmbeddingVector, ExtractedBook, Page, SearchResult
+    from reader.domain.search import BookVectors, EmbeddingSpace, ScoredChunk
 
 ProgressCallback = Callable[[int, int], None]
 """Called with (done, total) as long work advances."""

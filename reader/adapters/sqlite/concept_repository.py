@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reader.domain.knowledge import ConceptEntry, ConceptName, ExtractedConcept
+if TYPE_CHECKING:  # the records are built only where read: writing a book (import) does not load them
+    from reader.domain.knowledge import ConceptEntry, ConceptName, ExtractedConcept
 
 
 def write_concepts(conn: Any, book_id: str, concepts: Sequence[ExtractedConcept]) -> None:
@@ -45,6 +46,8 @@ class SqliteConceptRepository:
 
     def visible(self, book_id: str, current_page: int) -> builtins.list[ConceptEntry]:
         """Every concept met by `current_page`, with counts and names up to it, most mentioned first."""
+        from reader.domain.knowledge import ConceptEntry
+
         rows = self.conn.execute(
             "SELECT c.id, c.name, c.kind, c.first_page, m.running_count, m.running_pages, m.page "
             "FROM concepts c JOIN concept_mentions m ON m.concept_id = c.id AND m.page = ("
@@ -107,6 +110,8 @@ class SqliteConceptRepository:
 
     def names(self, book_id: str) -> builtins.list[ConceptName]:
         """Every alias of every concept of the book with its first page and its concept's."""
+        from reader.domain.knowledge import ConceptName
+
         rows = self.conn.execute(
             "SELECT c.id, c.kind, c.first_page, a.alias, a.first_page FROM concept_aliases a "
             "JOIN concepts c ON c.id = a.concept_id WHERE c.book_id = ? ORDER BY c.first_page, c.id",

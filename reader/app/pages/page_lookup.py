@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from reader.app.pages.chapter_lookup import find_chapter
 from reader.app.pages.chunking import join_chunks
 from reader.domain.errors import PageNotFoundError
 from reader.domain.models import Book, Chapter, Page
@@ -91,6 +90,8 @@ def resolve_page(
             f"No page labelled {query}; the printed pages run from {first} to {last}"
             f" (type #{query} to count pages from the first)."
         )
+    from reader.app.pages.chapter_lookup import find_chapter  # its patterns compile when first asked
+
     if allow_chapters and chapters and (choice := find_chapter(query, chapters, current_page)) is not None:
         return choice.chapter.start_page
     first, last = (pages[0].label, pages[-1].label) if pages else ("1", "1")

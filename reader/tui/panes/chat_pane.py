@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.actions import SkipAction
@@ -17,22 +17,8 @@ from textual.message import Message
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
-from reader.domain.chat import (
-    AnswerEvent,
-    ChatEvent,
-    ChatMessage,
-    Conversation,
-    ErrorEvent,
-    NoticeEvent,
-    ShieldEvent,
-    TextDelta,
-    ToolInvocationEvent,
-    ToolResultEvent,
-)
 from reader.services import Services
 from reader.tui.fit_text import first_that_fits
-from reader.tui.screens.confirm_screen import ConfirmScreen
-from reader.tui.screens.conversations_screen import NEW, ConversationsScreen
 from reader.tui.widgets.chat_items import (
     CodeItem,
     ErrorItem,
@@ -41,6 +27,9 @@ from reader.tui.widgets.chat_items import (
     ToolCallItem,
     TurnItem,
 )
+
+if TYPE_CHECKING:  # the chat's records load with the first question or conversation (start-up paints first)
+    from reader.domain.chat import ChatEvent, ChatMessage, Conversation
 
 BORDER_LABEL_MARGIN = 4
 """Cells of a border the subtitle cannot use: the two corners and a space beside each."""
@@ -231,6 +220,8 @@ class ChatPane(Vertical):
             if yes:
                 self._load_whole(message_id, reveal=True)
 
+        from reader.tui.screens.confirm_screen import ConfirmScreen
+
         self.app.push_screen(
             ConfirmScreen(question, yes="Reveal", no="Keep hidden", title="Spoilers ahead"), answered
         )
@@ -283,6 +274,8 @@ class ChatPane(Vertical):
 
     @on(ConversationsLoaded)
     def _conversations_loaded(self, event: ConversationsLoaded) -> None:
+        from reader.tui.screens.conversations_screen import NEW, ConversationsScreen
+
         def chosen(choice: int | str | None) -> None:
             if choice == NEW:
                 self.action_new_conversation()
@@ -378,6 +371,16 @@ class ChatPane(Vertical):
         turn = self.running
         if turn is None or message.turn != self.turn:
             return  # a cancelled turn's late events
+        from reader.domain.chat import (
+            AnswerEvent,
+            ErrorEvent,
+            NoticeEvent,
+            ShieldEvent,
+            TextDelta,
+            ToolInvocationEvent,
+            ToolResultEvent,
+        )
+
         event = message.event
         if not isinstance(event, NoticeEvent):
             turn.stop_thinking()

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -17,15 +18,15 @@ from textual.widgets.option_list import OptionDoesNotExist
 from textual.worker import Worker
 
 from reader.app.library.book_lookup import describe
-from reader.domain.enrichment import EnrichmentStatus
 from reader.domain.models import Book
 from reader.services import Services
 from reader.tui.library_filter import filter_books
-from reader.tui.screens.confirm_screen import ConfirmScreen
-from reader.tui.screens.import_screen import ImportScreen
 from reader.tui.widgets.book_list import BookList, book_prompt
 from reader.tui.widgets.import_progress import ImportProgress
 from reader.tui.worker_failures import forward_failure
+
+if TYPE_CHECKING:
+    from reader.domain.enrichment import EnrichmentStatus
 
 LIST_LIMIT = 100
 """Books listed at once; the rest are reached by filtering (a long list costs start-up time)."""
@@ -204,6 +205,8 @@ class LibraryPane(Vertical):
             if yes:
                 self._remove(book.id, book.title)
 
+        from reader.tui.screens.confirm_screen import ConfirmScreen
+
         self.app.push_screen(ConfirmScreen(question, yes="Remove", no="Keep", title="Remove book"), answered)
 
     @work(thread=True, group="library", exit_on_error=False)
@@ -219,6 +222,8 @@ class LibraryPane(Vertical):
         def chosen(path: Path | None) -> None:
             if path is not None:
                 self.import_paths([path])
+
+        from reader.tui.screens.import_screen import ImportScreen  # a file browser, loaded when first asked
 
         self.app.push_screen(ImportScreen(), chosen)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.content import Content
@@ -10,8 +11,10 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from reader.app.pages.page_lookup import story_percent
-from reader.domain.enrichment import EnrichmentStatus
 from reader.domain.models import Book
+
+if TYPE_CHECKING:
+    from reader.domain.enrichment import EnrichmentStatus
 
 BAR_CELLS = 8
 

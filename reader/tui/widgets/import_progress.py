@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual.containers import Vertical
-from textual.widgets import ProgressBar, Static
+from textual.widgets import Static
 
 
 class ImportProgress(Vertical):
@@ -19,6 +19,8 @@ class ImportProgress(Vertical):
         self._state = (label, done, total)
         self.display = True
         if not self.children:
+            from textual.widgets import ProgressBar
+
             self.mount(
                 Static("", id="import-label", markup=False), ProgressBar(show_eta=False, id="import-bar")
             )
@@ -29,6 +31,8 @@ class ImportProgress(Vertical):
     def _show_state(self) -> None:
         if self._state is None or not self.children:
             return
+        from textual.widgets import ProgressBar
+
         label, done, total = self._state
         self.query_one("#import-label", Static).update(label)
         self.query_one(ProgressBar).update(total=total or None, progress=done)
