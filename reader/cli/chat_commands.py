@@ -4,22 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reader.app.pages.page_lookup import page_label
-from reader.app.shield.spoiler_shield import HELD_NOTICE
 from reader.cli.output import error_line
-from reader.domain.chat import (
-    AnswerEvent,
-    ChatEvent,
-    ErrorEvent,
-    NoticeEvent,
-    ShieldEvent,
-    TextDelta,
-    ToolInvocationEvent,
-)
 from reader.domain.models import Book
 from reader.services import Services
+
+if TYPE_CHECKING:
+    from reader.domain.chat import ChatEvent
 
 QUIT = {"/quit", "/exit", "/q", ":q"}
 REVEAL_HINT = "Run it again with --reveal to see it anyway."
@@ -63,6 +56,16 @@ class TurnPrinter:
 
     def show(self, event: ChatEvent) -> bool:
         """Print an event; False when the turn failed."""
+        from reader.app.shield.spoiler_shield import HELD_NOTICE  # the chat loads with the first question
+        from reader.domain.chat import (
+            AnswerEvent,
+            ErrorEvent,
+            NoticeEvent,
+            ShieldEvent,
+            TextDelta,
+            ToolInvocationEvent,
+        )
+
         if isinstance(event, TextDelta):
             sys.stdout.write(event.text)
             sys.stdout.flush()

@@ -7,14 +7,14 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from reader.app.pages.enrich_pages import PageResult, parse_page_range
-from reader.app.pages.page_lookup import page_label, resolve_page
+from reader.app.pages.page_lookup import page_label, parse_page_range, resolve_page
 from reader.cli.output import ProgressLine, json_line
 from reader.cli.page_text_vectors import embed_new_text, was_embedded
 from reader.domain.errors import ReaderError
 from reader.domain.models import Page
 
 if TYPE_CHECKING:
+    from reader.app.pages.enrich_pages import PageResult
     from reader.services import Services
 
 

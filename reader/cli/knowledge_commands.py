@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 from reader.app.pages.page_lookup import page_label
 from reader.cli.output import ProgressLine, error_line, json_line
 from reader.domain.errors import ReaderError
-from reader.domain.knowledge import ConceptDetail, ConceptEntry, Recap
 from reader.domain.models import Book, Page
 
 if TYPE_CHECKING:
+    from reader.domain.knowledge import ConceptDetail, ConceptEntry, Recap
     from reader.services import Services
 
 KIND_TITLES = {"person": "People", "place": "Places", "term": "Terms"}

@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from reader.app.notes.export import note_entries, notes_markdown
 from reader.app.pages.page_lookup import page_chapter, page_label
 from reader.cli.output import json_line
 from reader.services import Services
@@ -62,6 +61,8 @@ def bookmarks_command(args: argparse.Namespace, services: Services) -> int:
 def notes_command(args: argparse.Namespace, services: Services) -> int:
     book = services.find_book(args.book)
     pages, chapters = services.books.pages(book.id), services.books.chapters(book.id)
+    from reader.app.notes.export import note_entries, notes_markdown
+
     entries = note_entries(book, pages, chapters, services.annotations.list(book.id))
     if args.export == "md":
         document = notes_markdown(book, entries)

@@ -7,15 +7,14 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from reader.app.library.ocr_pages import OcrOutcome, OcrPage
-from reader.app.pages.enrich_pages import parse_page_range
-from reader.app.pages.page_lookup import resolve_page
+from reader.app.pages.page_lookup import parse_page_range, resolve_page
 from reader.cli.output import ProgressLine, json_line
 from reader.cli.page_text_vectors import embed_new_text, was_embedded
 from reader.domain.errors import ReaderError
 from reader.domain.models import Book, Page
 
 if TYPE_CHECKING:
+    from reader.app.library.ocr_pages import OcrOutcome, OcrPage
     from reader.services import Services
 
 

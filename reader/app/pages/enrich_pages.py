@@ -97,20 +97,6 @@ class EnrichOutcome:
         return self.end - self.start + 1
 
 
-def parse_page_range(
-    text: str, pages: Sequence[Page], resolve: Callable[[str, Sequence[Page]], int]
-) -> tuple[int, int]:
-    """ "A-B", "A-" or "A" (printed labels or #N) as an inclusive range of page numbers."""
-    first, dash, last = text.partition("-")
-    if not first.strip():
-        raise ReaderError(f"--pages {text}: give a first page, e.g. 5-12, 5- or 5.")
-    start = resolve(first.strip(), pages)
-    end = resolve(last.strip(), pages) if dash and last.strip() else (len(pages) if dash else start)
-    if end < start:
-        raise ReaderError(f"--pages {text}: the last page comes before the first.")
-    return start, end
-
-
 class EnrichPagesUseCase:
     """Enriches a book's pages with the configured chat model, one committed page at a time."""
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reader.app.pages.chunking import join_chunks
-from reader.domain.errors import PageNotFoundError
+from reader.domain.errors import PageNotFoundError, ReaderError
 from reader.domain.models import Book, Chapter, Page
 
 if TYPE_CHECKING:
@@ -153,3 +153,17 @@ class PageLookup:
     def range_text(self, book_id: str, start_page: int, end_page: int) -> str:
         """The text of pages start..end joined with blank lines."""
         return join_chunks(self.chunks.get_by_page_range(book_id, start_page, end_page))
+
+
+def parse_page_range(
+    text: str, pages: Sequence[Page], resolve: Callable[[str, Sequence[Page]], int]
+) -> tuple[int, int]:
+    """ "A-B", "A-" or "A" (printed labels or #N) as an inclusive range of page numbers."""
+    first, dash, last = text.partition("-")
+    if not first.strip():
+        raise ReaderError(f"--pages {text}: give a first page, e.g. 5-12, 5- or 5.")
+    start = resolve(first.strip(), pages)
+    end = resolve(last.strip(), pages) if dash and last.strip() else (len(pages) if dash else start)
+    if end < start:
+        raise ReaderError(f"--pages {text}: the last page comes before the first.")
+    return start, end
