@@ -13,7 +13,7 @@ from reader.adapters.sqlite.chunk_repository import SqliteChunkRepository
 from reader.adapters.sqlite.connection import BUSY_TIMEOUT_MS, Database
 from reader.adapters.sqlite.migrations import INDEX_VERSION
 from reader.adapters.sqlite.settings_repository import SqliteSettingsRepository
-from reader.app.library.book_lookup import find_book
+from reader.app.library.book_lookup import find_book_by_title_first
 from reader.app.pages.page_lookup import PageLookup
 from reader.config import Config, load_config
 from reader.domain.models import Book
@@ -383,7 +383,8 @@ class Services:
         return True
 
     def find_book(self, query: str) -> Book:
-        return find_book(query, self.books.list())
+        books = self.books
+        return find_book_by_title_first(query, books.titles(), books.get, books.list)
 
     def close(self) -> None:
         self.db.close()

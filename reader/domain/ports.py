@@ -39,6 +39,10 @@ class BookRepository(Protocol):
 
     def list(self) -> list[Book]: ...
 
+    def titles(self) -> dict[str, str]:
+        """Every book's title by id (cheaper than `list` when only titles are wanted)."""
+        ...
+
     def stale(self, index_version: int) -> builtins.list[Book]:
         """Books indexed by a version of the pipeline older than `index_version`."""
         ...

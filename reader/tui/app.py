@@ -135,7 +135,6 @@ class ReaderApp(App[None]):
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.open_book(self.initial_book_id or self.reading.last_book_id(), remember=True)
         self.viewer.focus()
-        self.call_after_refresh(self.library.reload)
         self.call_after_refresh(freeze_startup_heap)  # see reader.startup
 
     def on_unmount(self) -> None:

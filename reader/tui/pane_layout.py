@@ -63,7 +63,7 @@ class PaneLayout:
             self.show_chat = True
         self.lay_out()
         if pane == "library":
-            self.app.query_one(BookList).focus()
+            self.library.when_filled(lambda: self.app.query_one(BookList).focus())
         elif pane == "chat":
             self.app.query_one("#chat-input", Input).focus()
         else:
@@ -85,7 +85,7 @@ class PaneLayout:
     def filter_library(self) -> None:
         """Focus the library's filter."""
         self.focus_pane("library")
-        self.app.query_one("#library-filter", Input).focus()
+        self.library.when_filled(lambda: self.app.query_one("#library-filter", Input).focus())
 
     def leave(self) -> None:
         """Esc: clear the library filter, else return to the page."""

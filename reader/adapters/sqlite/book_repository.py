@@ -63,6 +63,9 @@ class SqliteBookRepository:
         ).fetchall()
         return [_book(row) for row in rows]
 
+    def titles(self) -> dict[str, str]:
+        return dict(self.conn.execute("SELECT id, title FROM books").fetchall())
+
     def index_version(self, book_id: str) -> int | None:
         row = self.conn.execute("SELECT index_version FROM books WHERE id = ?", (book_id,)).fetchone()
         return row[0] if row else None

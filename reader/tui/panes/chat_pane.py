@@ -138,7 +138,7 @@ class ChatPane(Vertical):
 
     def on_mount(self) -> None:
         self.border_title = "Chat"
-        self.query_one("#chat-log", VerticalScroll).anchor()
+        self.chat_log.anchor()
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
         if not self._warmed:
@@ -249,16 +249,11 @@ class ChatPane(Vertical):
         self.border_subtitle = first_that_fits(variants, room) if label else ""
 
     def _reset_log(self) -> None:
-        """Clear the log; its opening notice follows after the next paint (the page is painted first)."""
         self.chat_log.remove_children()
-        self.call_after_refresh(self._show_opening_notice, self.book_id)
-
-    def _show_opening_notice(self, book_id: str | None) -> None:
-        if book_id != self.book_id or self.chat_log.children:
-            return  # another book was opened, or the conversation began, in the meantime
-        if book_id is None:
+        if self.book_id is None:
             self.chat_log.mount(NoticeItem("Open a book to ask about it."))
-        elif hint := offline_hint(self.services):
+            return
+        if hint := offline_hint(self.services):
             self.chat_log.mount(NoticeItem(hint), CodeItem(CONFIG_EXAMPLE))
 
     def action_new_conversation(self) -> None:

@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import on, work
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import OptionDoesNotExist
 from textual.worker import Worker
@@ -21,6 +20,7 @@ from reader.app.library.book_lookup import describe
 from reader.domain.models import Book
 from reader.services import Services
 from reader.tui.library_filter import filter_books
+from reader.tui.panes.deferred_pane import DeferredPane
 from reader.tui.widgets.book_list import BookList, book_prompt
 from reader.tui.widgets.import_progress import ImportProgress
 from reader.tui.worker_failures import forward_failure
@@ -35,7 +35,7 @@ PROGRESS_INTERVAL = 0.05
 """Seconds between progress messages from the import worker."""
 
 
-class LibraryPane(Vertical):
+class LibraryPane(DeferredPane):
     """Books sorted by last read, filtered fuzzily as you type."""
 
     BINDINGS = [
@@ -96,13 +96,18 @@ class LibraryPane(Vertical):
         self.busy: dict[str, str] = {}
         self.open_book: str | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Input(placeholder="Filter books  /", id="library-filter")
-        yield BookList(id="book-list")
-        yield ImportProgress(id="import-progress")
+    def contents(self) -> list[Widget]:
+        return [
+            Input(placeholder="Filter books  /", id="library-filter"),
+            BookList(id="book-list"),
+            ImportProgress(id="import-progress"),
+        ]
 
     def on_mount(self) -> None:
         self.border_title = "Library"
+
+    def on_filled(self) -> None:
+        self.reload()
 
     # --- the list ----------------------------------------------------------------------------------
 
@@ -114,6 +119,8 @@ class LibraryPane(Vertical):
 
     def refresh_list(self) -> None:
         """Show the loaded books through the current filter."""
+        if not self.filled:
+            return  # on_filled reloads
         query = self.query_one("#library-filter", Input).value
         matches = filter_books(self.books, query)
         shown, more = matches, ""
@@ -139,7 +146,7 @@ class LibraryPane(Vertical):
         """Show a new reading position for one book without reloading the library."""
         self.books = [replace(b, current_page=current_page) if b.id == book_id else b for b in self.books]
         book = next((b for b in self.books if b.id == book_id), None)
-        if book is None:
+        if book is None or not self.filled:
             return
         prompt = book_prompt(
             book,
@@ -229,8 +236,12 @@ class LibraryPane(Vertical):
 
     def import_paths(self, paths: list[Path]) -> None:
         """Start importing `paths` (files or folders) in a worker thread."""
-        self.query_one(ImportProgress).step(f"Looking for books in {', '.join(map(str, paths))}…", 0, 0)
-        self._import(paths)
+
+        def start() -> None:
+            self.query_one(ImportProgress).step(f"Looking for books in {', '.join(map(str, paths))}…", 0, 0)
+            self._import(paths)
+
+        self.when_filled(start)
 
     @work(thread=True, group="import", exit_on_error=False)
     def _import(self, paths: list[Path]) -> None:
