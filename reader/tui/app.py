@@ -27,6 +27,7 @@ from reader.tui.reading_control import ReadingControl
 from reader.tui.reading_session import ReadingSession
 from reader.tui.screens.input_dialog import InputDialog
 from reader.tui.screens.main_screen import MainScreen
+from reader.tui.stylesheet import VariablesAwareStylesheet
 from reader.tui.themes import (
     DEFAULT_THEME,
     STOCK_THEMES,
@@ -89,6 +90,7 @@ class ReaderApp(App[None]):
         self, services: Services, *, book_id: str | None = None, theme_dirs: Sequence[Path] | None = None
     ) -> None:
         super().__init__()
+        self.stylesheet = VariablesAwareStylesheet(variables=self.get_css_variables())
         self.services = services
         self.initial_book_id = book_id
         self.panes = PaneLayout(self)
