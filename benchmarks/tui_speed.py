@@ -5,13 +5,15 @@ Usage: python benchmarks/tui_speed.py [--books 1000] [--big-pages 1000] [--turns
 
 Builds a library of `--books` small books plus one book of `--big-pages` pages (written straight into
 the SQLite file), then measures:
-  - cold start: a new Python process running the app headless until the first page is rendered and
-    the screen is idle (every run a fresh process, median of --runs);
-  - the same for a bare Textual app showing the same page text (the first page of the book the app
-    opens) in one scrolling Static, in fresh processes interleaved with the app's runs: the floor
-    the app's start-up is compared with (target: within 1.3x);
-  - cold start in tmux (a real terminal at 100x30): from launching `reader open` to the page text
-    appearing in the pane;
+  - the first page in a real terminal (tmux at 100x30), the start-up target: from launching
+    `reader open` to the big book's first page on screen (its header and its first words), and the
+    same for a bare Textual app showing the same page text in one scrolling Static, launched the same
+    way; runs interleaved, compared as the median of the app/bare ratios of back-to-back runs (target:
+    within 1.3x). The first run then waits a second and checks that the page did not move while the
+    library list and the chat filled in around it;
+  - cold start until the whole screen is idle (headless): a new Python process running the app until
+    the page, the library list and the chat are all in place and the app has nothing left to do
+    (Pilot.pause), against the bare app in the same way: what start-up costs in all;
   - key press to repainted page: a Right key posted to the app until the screen update for the new
     page is rendered to terminal bytes (headless driver, `--turns` turns, p50/p90/max);
   - holding a key: 50 Right keys posted at once render far fewer pages (coalesced) and end on the
@@ -537,7 +539,7 @@ def main() -> None:
         starts.append(run_child(db_path, 0, env)["settled"] * 1000)
         bare.append(run_child(db_path, 0, env, bare=True)["settled"] * 1000)
     print(
-        f"cold start to settled first page (headless, {args.books + 1} books, median of {args.runs}): "
+        f"cold start until the whole screen is idle (headless, {args.books + 1} books, median of {args.runs}): "
         f"{statistics.median(starts):.0f} ms  (runs: {', '.join(f'{s:.0f}' for s in starts)})"
     )
     print(

@@ -25,7 +25,6 @@ from reader.tui.panes.library_pane import LibraryPane
 from reader.tui.panes.page_viewer import PageViewer
 from reader.tui.reading_control import ReadingControl
 from reader.tui.reading_session import ReadingSession
-from reader.tui.screens.input_dialog import InputDialog
 from reader.tui.screens.main_screen import MainScreen
 from reader.tui.stylesheet import VariablesAwareStylesheet
 from reader.tui.themes import (
@@ -116,6 +115,10 @@ class ReaderApp(App[None]):
 
     async def on_key(self, event: Key) -> None:
         # runs before App's own key handling, which would look the key up in the dialog's bindings
+        if len(self.screen_stack) < 2:
+            return  # no dialog open (and start-up need not load the dialogs)
+        from reader.tui.screens.input_dialog import InputDialog
+
         dialog, main = self.screen, self.screen_stack[0]
         if (
             isinstance(dialog, InputDialog)

@@ -14,9 +14,6 @@ from reader.tui.panes.library_pane import LibraryPane
 from reader.tui.panes.page_viewer import PageViewer
 from reader.tui.reading_control import ReadingControl
 from reader.tui.reading_session import ReadingSession
-from reader.tui.refine_xray import xray_bindings, xray_refiner
-from reader.tui.screens.goto_screen import GoToScreen
-from reader.tui.screens.help_screen import HelpScreen
 from reader.tui.widgets.book_list import BookList
 
 if TYPE_CHECKING:
@@ -62,6 +59,8 @@ class Dialogs:
 
     def xray(self, refine: bool = False) -> None:
         """People, places and terms met so far; pick one to see its mentions and open a page."""
+        from reader.tui.refine_xray import xray_refiner  # the X-Ray loads when first opened
+
         session = self._open_session()
         if session is None:
             return
@@ -116,6 +115,8 @@ class Dialogs:
         session = self.reading.session
         if session is None:
             return
+        from reader.tui.screens.goto_screen import GoToScreen  # dialogs load when first opened
+
         screen = GoToScreen(
             session.resolve,
             title="Reading position",
@@ -126,6 +127,9 @@ class Dialogs:
 
     def keys(self, app_bindings: Sequence[BindingType]) -> None:
         """Show every key, the app's own (`app_bindings`) first."""
+        from reader.tui.refine_xray import xray_bindings
+        from reader.tui.screens.help_screen import HelpScreen
+
         sections = [
             ("Anywhere", app_bindings),
             ("Page", PageViewer.PAGE_BINDINGS),

@@ -19,9 +19,6 @@ from reader.tui.open_page import not_a_pdf, open_page
 from reader.tui.panes.page_marks import PageMarks
 from reader.tui.reading_clock import PaceLoaded, ReadingClock
 from reader.tui.reading_session import ReadingSession, ShownPage
-from reader.tui.screens.confirm_screen import ConfirmScreen
-from reader.tui.screens.goto_screen import GoToScreen
-from reader.tui.screens.toc_screen import TocScreen
 from reader.tui.widgets.page_content import can_open, page_content
 from reader.tui.widgets.page_header import PageHeader
 from reader.tui.widgets.page_text import PageText
@@ -253,6 +250,8 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
             if yes:
                 self._show(target, jump=True)
 
+        from reader.tui.screens.confirm_screen import ConfirmScreen  # dialogs load when first opened
+
         self.app.push_screen(ConfirmScreen(question, yes="Jump", no="Stay", title="Spoilers ahead"), answered)
 
     def go_to_hit_page(self, page: int, *, backwards: bool) -> None:
@@ -286,6 +285,8 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
         if self.session is None:
             return
         titles = [chapter.title for chapter in self.session.chapters]
+        from reader.tui.screens.goto_screen import GoToScreen
+
         self.app.push_screen(GoToScreen(self.session.resolve, suggestions=titles), self._jump_if_chosen)
 
     def action_contents(self) -> None:
@@ -296,6 +297,8 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
         if not session.chapters:
             self.notify(f"{session.book.title} has no table of contents.", timeout=3)
             return
+        from reader.tui.screens.toc_screen import TocScreen
+
         toc = TocScreen(session.chapters, session.label, session.number, session.horizon)
         self.app.push_screen(toc, self._jump_if_chosen)
 
