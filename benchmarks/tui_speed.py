@@ -7,8 +7,8 @@ Builds a library of `--books` small books plus one book of `--big-pages` pages (
 the SQLite file), then measures:
   - the first page in a real terminal (tmux at 100x30), the start-up target: from launching
     `reader open` to the big book's first page on screen (its header and its first words), and the
-    same for a bare Textual app showing the same page text in one scrolling Static, launched the same
-    way; runs interleaved, compared as the median of the app/bare ratios of back-to-back runs (target:
+    same for a bare Textual app showing the same page text in one scrolling Static
+    (benchmarks/bare_page_app.py, which imports nothing else); runs interleaved, compared as the median of the app/bare ratios of back-to-back runs (target:
     within 1.3x). The first run then waits a second and checks that the page did not move while the
     library list and the chat filled in around it;
   - cold start until the whole screen is idle (headless): a new Python process running the app until
@@ -179,38 +179,11 @@ def child(db_path: str, turns: int, started: float) -> None:
     print(json.dumps(result))
 
 
-def first_page_text(db_path: str) -> str:
-    """The big book's first page as the app shows it (its chunks joined), read with the standard sqlite3."""
-    import sqlite3
-
-    conn = sqlite3.connect(db_path)
-    rows = conn.execute(
-        "SELECT text FROM chunks WHERE book_id = ? AND start_page <= 1 AND end_page >= 1 ORDER BY chunk_index",
-        ("f" * 64,),
-    ).fetchall()
-    conn.close()
-    return "\n\n".join(row[0] for row in rows)
-
-
-def bare_app(text: str):  # noqa: ANN201 - a Textual App, imported here
-    """The floor: a bare Textual app showing `text` in one scrolling Static."""
-    from textual.app import App, ComposeResult
-    from textual.containers import VerticalScroll
-    from textual.widgets import Static
-
-    class Bare(App[None]):
-        BINDINGS = [("q", "quit", "Quit")]
-
-        def compose(self) -> ComposeResult:
-            with VerticalScroll():
-                yield Static(text, markup=False)
-
-    return Bare()
-
-
 def bare_child(db_path: str, started: float) -> None:
     """Run in a fresh process: a bare Textual app showing the big book's first page, until settled."""
-    app = bare_app(first_page_text(db_path))
+    from bare_page_app import BarePage, first_page_text
+
+    app = BarePage(first_page_text(db_path))
     result: dict[str, float] = {}
 
     async def drive(pilot) -> None:  # noqa: ANN001 - Pilot
@@ -377,6 +350,8 @@ def wait_for(session: str, needle: str, timeout: float = 20.0) -> float:
 
 def page_needle(db_path: Path) -> str:
     """The first words of the big book's first page: on the first line of the page in any layout."""
+    from bare_page_app import first_page_text
+
     return " ".join(first_page_text(str(db_path)).split()[:3])
 
 
@@ -399,7 +374,7 @@ def tmux_measure(db_path: Path, env: dict[str, str], runs: int, turns: int) -> d
     """Launch to first page in a real terminal, the app and the bare app interleaved; turns on run 0."""
     reader = Path(sys.executable).with_name("reader")
     command = f"env READER_DB={db_path} READER_CONFIG={env['READER_CONFIG']} {reader} open '{BIG_TITLE}'"
-    bare_command = f"env PYTHONPATH={ROOT} {sys.executable} {__file__} --bare-app {db_path}"
+    bare_command = f"{sys.executable} {Path(__file__).with_name('bare_page_app.py')} {db_path}"
     needle = page_needle(db_path)
     starts, bare_starts, turn_ms, moved = [], [], [], False
     for run in range(runs):
@@ -495,7 +470,6 @@ def main() -> None:
     parser.add_argument("--start-only", action="store_true", help="measure the cold starts only")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--bare-child", help=argparse.SUPPRESS)
-    parser.add_argument("--bare-app", help=argparse.SUPPRESS)
     parser.add_argument("--started", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -503,9 +477,6 @@ def main() -> None:
         return
     if args.bare_child:
         bare_child(args.bare_child, args.started)
-        return
-    if args.bare_app:
-        bare_app(first_page_text(args.bare_app)).run()
         return
 
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="reader-tui-bench-"))

@@ -89,7 +89,6 @@ class ReaderApp(App[None]):
         self, services: Services, *, book_id: str | None = None, theme_dirs: Sequence[Path] | None = None
     ) -> None:
         super().__init__()
-        self.stylesheet = VariablesAwareStylesheet(variables=self.get_css_variables())
         self.services = services
         self.initial_book_id = book_id
         self.panes = PaneLayout(self)
@@ -109,6 +108,7 @@ class ReaderApp(App[None]):
             self.register_theme(theme)
         self.theme_note = ""
         self.theme = self._initial_theme()  # before the first paint, so CSS is built once
+        self.stylesheet = VariablesAwareStylesheet(variables=self.get_css_variables())  # with that theme
 
     def get_default_screen(self) -> Screen:
         return MainScreen(id="_default")
