@@ -1,0 +1,55 @@
+"""Start-up paints the page first: the library's filter and list mount right after, and keys typed
+for them in between are not lost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Input, OptionList
+
+from reader.tui.app import ReaderApp
+from reader.tui.widgets.book_list import BookList
+from reader.tui.widgets.page_text import PageText
+from tests.tui_helpers import sample_services, wait_until, write_book
+
+SIZE = (120, 36)
+
+
+async def test_the_first_frame_has_the_page_and_the_library_fills_right_after() -> None:
+    services, _ = sample_services()
+    app = ReaderApp(services)
+    frames: list[tuple[bool, bool]] = []  # (page text mounted, library list mounted) at each paint
+    display = app._display
+
+    def paint(screen, renderable) -> None:  # noqa: ANN001 - Textual's own signature
+        frames.append((bool(app.query(PageText)), bool(app.query(BookList))))
+        display(screen, renderable)
+
+    app._display = paint  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.library.filled)
+        await pilot.pause()
+        assert frames[0] == (True, False)  # the page, framed by an empty library pane
+        assert frames[-1] == (True, True)
+        assert app.query_one(BookList).option_count == len(services.books.list())
+
+
+async def test_keys_typed_before_the_library_fills_reach_its_filter() -> None:
+    services, _ = sample_services()
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        assert not app.library.filled  # the fill waits for the first paint, which has not happened yet
+        await pilot.press("slash", *"keeper")  # the filter is focused once it is there, then typed into
+        assert app.query_one("#library-filter", Input).value == "keeper"
+        assert app.focused is app.query_one("#library-filter", Input)
+
+
+async def test_focusing_the_library_before_it_fills_lands_on_the_list(tmp_path: Path) -> None:
+    services, _ = sample_services()
+    services.importer.import_file(write_book(tmp_path))  # a second book for j to move to
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        assert not app.library.filled
+        await pilot.press("1", "j")  # the list's j moves down: it must reach the list, not the page
+        assert isinstance(app.focused, OptionList)
+        assert app.focused.highlighted == 1
