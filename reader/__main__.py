@@ -1,5 +1,5 @@
 """`python -m reader` runs the command line."""
 
-from reader.cli.main import main
+from reader.cli.main import run
 
-raise SystemExit(main())
+raise SystemExit(run())

@@ -65,10 +65,11 @@ def pause_collector() -> None:
     Start-up allocates some 60,000 objects that live as long as the process (modules, classes,
     compiled CSS, the first screen's widgets), and every young-generation collection on the way
     walks them again. Measured on this machine (min of 8 fresh processes): importing Textual and
-    reader's start-up modules took 358 ms with the collector on, 297 ms with it off. Called by
-    `reader.cli` on package import (so before the command modules are imported) and again by
-    `reader.cli.app_commands.run_app` before the app's modules; `reader.cli.main` turns it back on
-    before a command runs, the app once its first screen is up.
+    reader's start-up modules took 358 ms with the collector on, 297 ms with it off. Called by the
+    `reader` program's entry point (`reader.cli.main.run`, before the command's modules are imported;
+    reader used as a library in Python, tests included, is left alone) and again by
+    `reader.cli.app_commands.run_app` before the app's modules; `main` turns it back on before a
+    command runs, the app once its first screen is up.
     """
     gc.disable()
 

@@ -11,7 +11,7 @@ from types import ModuleType
 from reader import __version__
 from reader.cli.output import error_line
 from reader.domain.errors import ReaderError
-from reader.startup import resume_collector
+from reader.startup import pause_collector, resume_collector
 
 COMMAND_MODULES = {
     "library_commands": ("import", "reindex", "list", "info", "toc", "search-page", "set-page", "remove", "demo"),
@@ -64,7 +64,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def run() -> int:
+    """The `reader` program: `main` with the collector paused during start-up (see reader.startup)."""
+    pause_collector()
+    return main(startup=True)
+
+
+def main(argv: Sequence[str] | None = None, *, startup: bool = False) -> int:
+    """Run one command; `startup` when this process is the `reader` program (not a caller in Python)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)
@@ -81,7 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # noqa: BLE001 - the library file itself is unusable
         error_line(f"Cannot open the library file: {error}. Check --db / READER_DB.")
         return 2
-    resume_collector()  # paused on import of reader.cli (see reader.startup)
+    if startup:
+        resume_collector()  # paused by run() (see reader.startup)
     try:
         return int(handler(args, services) or 0)
     except ReaderError as error:
