@@ -56,30 +56,23 @@ class TurnPrinter:
 
     def show(self, event: ChatEvent) -> bool:
         """Print an event; False when the turn failed."""
-        from reader.app.shield.spoiler_shield import HELD_NOTICE  # the chat loads with the first question
-        from reader.domain.chat import (
-            AnswerEvent,
-            ErrorEvent,
-            NoticeEvent,
-            ShieldEvent,
-            TextDelta,
-            ToolInvocationEvent,
-        )
+        from reader.app.shield.spoiler_shield import HELD_NOTICE
+        from reader.domain import chat as events  # the chat's records load with the first question
 
-        if isinstance(event, TextDelta):
+        if isinstance(event, events.TextDelta):
             sys.stdout.write(event.text)
             sys.stdout.flush()
             self.streamed = True
-        elif isinstance(event, NoticeEvent):
+        elif isinstance(event, events.NoticeEvent):
             print(f"note: {event.message}", file=sys.stderr)
-        elif isinstance(event, ToolInvocationEvent) and self.verbose:
+        elif isinstance(event, events.ToolInvocationEvent) and self.verbose:
             self._end_line()
             print(f"  · {event.summary}", file=sys.stderr)
-        elif isinstance(event, ShieldEvent) and self.verbose:
+        elif isinstance(event, events.ShieldEvent) and self.verbose:
             self._end_line()
             state = "shown (--reveal)" if event.revealed else "held back"
             print(f"  · spoiler shield: {state}: {'; '.join(event.reasons)}", file=sys.stderr)
-        elif isinstance(event, AnswerEvent):
+        elif isinstance(event, events.AnswerEvent):
             self.conversation_id = event.conversation_id
             if not self.streamed:
                 sys.stdout.write(event.text)
@@ -88,7 +81,7 @@ class TurnPrinter:
             if event.held:
                 self.held_message = event.message_id
                 print(f"[{HELD_NOTICE} {self.hint}]")
-        elif isinstance(event, ErrorEvent):
+        elif isinstance(event, events.ErrorEvent):
             self.conversation_id = event.conversation_id
             self._end_line()
             error_line(event.message)

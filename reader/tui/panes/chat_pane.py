@@ -371,40 +371,32 @@ class ChatPane(Vertical):
         turn = self.running
         if turn is None or message.turn != self.turn:
             return  # a cancelled turn's late events
-        from reader.domain.chat import (
-            AnswerEvent,
-            ErrorEvent,
-            NoticeEvent,
-            ShieldEvent,
-            TextDelta,
-            ToolInvocationEvent,
-            ToolResultEvent,
-        )
+        from reader.domain import chat as events  # the chat's records load with the first question
 
         event = message.event
-        if not isinstance(event, NoticeEvent):
+        if not isinstance(event, events.NoticeEvent):
             turn.stop_thinking()
-        if isinstance(event, TextDelta):
+        if isinstance(event, events.TextDelta):
             await turn.answer.append(event.text)
-        elif isinstance(event, ToolInvocationEvent):
+        elif isinstance(event, events.ToolInvocationEvent):
             turn.add_before_answer(
                 ToolCallItem(event.tool_call_id, event.summary, event.arguments, event.result_text)
             )
-        elif isinstance(event, ToolResultEvent):
+        elif isinstance(event, events.ToolResultEvent):
             if (item := turn.tool_item(event.tool_call_id)) is not None:
                 item.add_results(event.results)
             turn.answer.found(event.query, event.results)
-        elif isinstance(event, NoticeEvent):
+        elif isinstance(event, events.NoticeEvent):
             turn.add_before_answer(NoticeItem(event.message))
-        elif isinstance(event, ShieldEvent):
+        elif isinstance(event, events.ShieldEvent):
             self._spoiler_page = event.spoiler_page
-        elif isinstance(event, AnswerEvent):
+        elif isinstance(event, events.AnswerEvent):
             self.conversation_id = event.conversation_id or self.conversation_id
             await turn.answer.finish(event.text, event.citations)
             if event.held:
                 await turn.answer.hold(event.message_id, self._spoiler_page)
             self._spoiler_page = None
-        elif isinstance(event, ErrorEvent):
+        elif isinstance(event, events.ErrorEvent):
             self.conversation_id = event.conversation_id or self.conversation_id
             await turn.answer.abandon()
             if not turn.answer.text:
