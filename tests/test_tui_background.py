@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -95,3 +96,28 @@ async def test_a_failing_reading_clock_worker_reaches_the_apps_one_line_notice(
         await wait_until(pilot, lambda: any("failed" in n.message for n in app._notifications))
         messages = [n.message for n in app._notifications]
         assert "Loading the reading pace failed: RuntimeError: no pace today" in messages
+
+
+async def test_a_queued_write_failing_while_the_app_closes_does_not_hold_the_close() -> None:
+    """The writer thread reports a failure without waiting for the UI thread, which is joining it."""
+    services, book = sample_services()
+    importer = open_connection(services.db.path)  # the library is busy: the write goes to the writer
+    importer.execute("BEGIN IMMEDIATE")
+    importer.execute("UPDATE books SET title = title")
+    running, release = threading.Event(), threading.Event()
+
+    def failing_write() -> None:
+        if threading.current_thread() is threading.main_thread():
+            services.books.set_current_page(book.id, 3)  # "locked" at once: queued for the writer
+        running.set()
+        release.wait(5)
+        raise RuntimeError("disk gone")
+
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        pilot.app.writes.write(failing_write)
+        importer.execute("COMMIT")  # the writer thread does the queued writes, then this one
+        assert running.wait(5)
+        threading.Timer(0.3, release.set).start()  # fails once the app is closing
+        closing = time.perf_counter()
+    assert time.perf_counter() - closing < 5  # a wait on the UI thread would end only at the 15 s limit
+    importer.close()

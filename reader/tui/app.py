@@ -37,7 +37,7 @@ from reader.tui.themes import (
 from reader.tui.ui_writes import UiWrites
 from reader.tui.widgets.citation_bar import CitationFollowed
 from reader.tui.widgets.key_hints import KeyHints
-from reader.tui.worker_failures import WorkerFailed
+from reader.tui.worker_failures import WorkerFailed, WriteFailed
 
 if TYPE_CHECKING:
     pass
@@ -92,7 +92,8 @@ class ReaderApp(App[None]):
         self.services = services
         self.initial_book_id = book_id
         self.panes = PaneLayout(self)
-        self.writes = UiWrites(services, lambda message: self.call_from_thread(self.notify, message, severity="error"))
+        # posted, not call_from_thread: that waits for the app, which at exit waits for the writer thread
+        self.writes = UiWrites(services, lambda text: self.post_message(WriteFailed(text)))
         self.reading = ReadingControl(self, services, self.panes, self.writes)
         self.dialogs = Dialogs(self, services, self.reading)
         loaded = load_themes(
@@ -154,6 +155,10 @@ class ReaderApp(App[None]):
         self.notify(f"{what} failed: {type(error).__name__}: {error}", severity="error", timeout=8)
         if event.group in ("import", "library"):
             self.library.work_failed()
+
+    @on(WriteFailed)
+    def _write_failed(self, event: WriteFailed) -> None:
+        self.notify(event.text, severity="error")
 
     def pop_screen(self) -> AwaitComplete:
         done = super().pop_screen()

@@ -21,10 +21,11 @@ Write = Callable[[], None]
 class UiWrites:
     """Writes from the UI thread, at once or (when the library file is busy) on one writer thread."""
 
-    def __init__(self, services: Services, report: Callable[[str], None]) -> None:
+    def __init__(self, services: Services, report: Callable[[str], object]) -> None:
         self.services = services
         self.report = report
-        """Called on the writer thread with a one-line message when a queued write fails."""
+        """Called on the writer thread with a one-line message when a queued write fails; it must not
+        wait for the UI thread (which, closing, waits for this thread in `close`)."""
         self._queue: queue.Queue[Write | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.deferred = 0
@@ -54,9 +55,10 @@ class UiWrites:
         """Wait until every queued write is done (at exit, and in tests)."""
         self._queue.join()
 
-    def close(self) -> None:
-        """Finish the queued writes and stop the writer thread."""
+    def close(self, timeout: float = 15.0) -> None:
+        """Finish the queued writes and stop the writer thread; after `timeout` seconds (longer than
+        the library's 10 s busy timeout) the app closes without it (a daemon thread)."""
         if self._thread is not None:
             self._queue.put(None)
-            self._thread.join()
+            self._thread.join(timeout)
             self._thread = None

@@ -16,6 +16,14 @@ class WorkerFailed(Message):
         self.error = error
 
 
+class WriteFailed(Message):
+    """A write the UI queued (the reading position, the last book) failed on the writer thread."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
 def forward_failure(node: MessagePump, event: Worker.StateChanged) -> None:
     """Post WorkerFailed up from `node` when `event` says one of its workers failed."""
     if event.state == WorkerState.ERROR:
