@@ -509,3 +509,18 @@ async def test_turning_between_long_and_short_pages_keeps_the_scroll_range_right
         assert (
             text.show_vertical_scrollbar and text.vertical_scrollbar in app.screen._compositor.visible_widgets
         )
+
+
+async def test_contents_with_a_part_and_its_first_chapter_on_one_page() -> None:
+    """War and Peace: "BOOK ONE" and its "CHAPTER I" start on the same page; the list must still open."""
+    from reader.domain.models import Chapter
+
+    services, _ = sample_services()
+    chapters = [Chapter(0, "BOOK ONE", 5, 20, 0), Chapter(1, "CHAPTER I", 5, 10, 1), Chapter(2, "CHAPTER II", 11, 20, 1)]
+    chosen: list[int | None] = []
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        pilot.app.push_screen(TocScreen(chapters, str, 5, 30), chosen.append)
+        await pilot.pause()
+        await pilot.press("down", "enter")  # from CHAPTER I (the reading position) to CHAPTER II
+        await pilot.pause()
+    assert chosen == [11]

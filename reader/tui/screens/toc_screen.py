@@ -49,7 +49,7 @@ class TocScreen(ModalScreen[int | None]):
                 )
                 if chapter.start_page > self.horizon:
                     prompt = prompt.stylize("italic")
-                options.append(Option(prompt, id=str(chapter.start_page)))
+                options.append(Option(prompt))  # no id: a part and its first chapter share a page
             yield OptionList(*options, id="toc-list")
 
     def on_mount(self) -> None:
@@ -62,7 +62,7 @@ class TocScreen(ModalScreen[int | None]):
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(int(event.option.id or 0) or None)
+        self.dismiss(self.chapters[event.option_index].start_page)
 
     def action_cursor(self, direction: str) -> None:
         """Move the highlight with vim keys."""
