@@ -28,7 +28,7 @@ _LEXICAL = (
     """
 WITH hits AS (
     SELECT chunks_fts.rowid AS rowid, -bm25(chunks_fts) AS score
-    FROM chunks_fts JOIN chunks ON chunks.rowid = chunks_fts.rowid
+    FROM chunks_fts CROSS JOIN chunks ON chunks.rowid = chunks_fts.rowid
     WHERE chunks_fts MATCH ? AND chunks_fts.rowid BETWEEN ? AND ?
       AND chunks.book_id = ? AND chunks.end_page <= ? AND chunks.start_page >= ?
     ORDER BY bm25(chunks_fts)
@@ -52,7 +52,7 @@ _SUMMARIES = """
 SELECT e.book_id, e.page, e.model, e.search_text, coalesce(p.label, CAST(e.page AS TEXT)),
        -bm25(page_enrichments_fts)
 FROM page_enrichments_fts
-JOIN page_enrichments e ON e.id = page_enrichments_fts.rowid
+CROSS JOIN page_enrichments e ON e.id = page_enrichments_fts.rowid
 LEFT JOIN pages p ON p.book_id = e.book_id AND p.number = e.page
 WHERE page_enrichments_fts MATCH ? AND e.book_id = ? AND e.page <= ? AND e.page >= ?
 ORDER BY bm25(page_enrichments_fts), e.page
@@ -97,7 +97,12 @@ def _scored(row: Sequence[Any]) -> ScoredChunk:
 
 
 class SqliteSearchIndex:
-    """Searches one book's chunks up to a page; nothing after it is ever read from the index."""
+    """Searches one book's chunks up to a page; nothing after it is ever read from the index.
+
+    Every full-text query joins its FTS table with CROSS JOIN, which keeps the FTS table the outer
+    loop: with a plain JOIN SQLite may walk the book's chunks through their page index and run the
+    MATCH once per chunk (War and Peace, "natasha" up to p. 300: 36 s; with CROSS JOIN: 0.14 s).
+    """
 
     def __init__(self, conn: Any) -> None:
         self.conn = conn
@@ -202,7 +207,7 @@ class SqliteSearchIndex:
             return []
         rows = self.conn.execute(
             "SELECT highlight(chunks_fts, 0, char(1), char(2)) FROM chunks_fts "
-            "JOIN chunks ON chunks.rowid = chunks_fts.rowid "
+            "CROSS JOIN chunks ON chunks.rowid = chunks_fts.rowid "
             "WHERE chunks_fts MATCH ? AND chunks_fts.rowid BETWEEN ? AND ? "
             "AND chunks.book_id = ? AND chunks.end_page <= ? AND chunks.start_page >= ? LIMIT ?",
             (expression, span[0], span[1], book_id, current_page, first_page, limit),
