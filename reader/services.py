@@ -13,7 +13,7 @@ from reader.adapters.sqlite.chunk_repository import SqliteChunkRepository
 from reader.adapters.sqlite.connection import BUSY_TIMEOUT_MS, Database
 from reader.adapters.sqlite.migrations import INDEX_VERSION
 from reader.adapters.sqlite.settings_repository import SqliteSettingsRepository
-from reader.app.library.book_lookup import find_book_by_title_first
+from reader.app.library.book_lookup import find_in_library
 from reader.app.pages.page_lookup import PageLookup
 from reader.config import Config, load_config
 from reader.domain.models import Book
@@ -383,8 +383,7 @@ class Services:
         return True
 
     def find_book(self, query: str) -> Book:
-        books = self.books
-        return find_book_by_title_first(query, books.titles(), books.get, books.list)
+        return find_in_library(query, self.books)
 
     def close(self) -> None:
         self.db.close()
