@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from reader.app.text.title_match import TITLE_CUTOFF, title_score
 from reader.domain.errors import AmbiguousBookError, BookNotFoundError
 from reader.domain.models import Book
-from reader.domain.ports import BookRepository
+
+if TYPE_CHECKING:
+    from reader.domain.ports import BookRepository
 
 _MARGIN = 8
 """Titles scoring within this much of the best are all candidates."""
