@@ -1,4 +1,4 @@
-"""Where reader keeps its files: the library database, the config file and user themes."""
+"""Where reader keeps its files: the library database, the config file, user themes and caches."""
 
 from __future__ import annotations
 
@@ -16,6 +16,10 @@ def data_dir() -> Path:
 
 def config_dir() -> Path:
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def cache_dir() -> Path:
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
 
 
 def database_path(override: str | os.PathLike[str] | None = None) -> Path:
@@ -36,3 +40,8 @@ def config_path() -> Path:
 
 def user_themes_dir() -> Path:
     return config_dir() / "themes"
+
+
+def saved_css_path() -> Path:
+    """The app's parsed CSS, kept between runs (reader.tui.saved_css)."""
+    return cache_dir() / "textual-css.pickle"

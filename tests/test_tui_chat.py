@@ -68,10 +68,11 @@ async def ask(pilot, question: str) -> None:  # noqa: ANN001
 
     The question is put in the input whole (the pilot types a key in some 80 ms); Enter submits it.
     """
-    field = pilot.app.query_one("#chat-input", Input)
-    if pilot.app.focused is not field:
-        await pilot.press("a")
-    assert pilot.app.focused is field
+    app = pilot.app
+    if app.focused is None or app.focused.id != "chat-input":
+        await pilot.press("a")  # right after start-up the input may not be mounted yet: it is focused once it is
+    await wait_until(pilot, lambda: app.focused is not None and app.focused.id == "chat-input")
+    field = app.query_one("#chat-input", Input)
     field.value = question
     await pilot.press("enter")
 
@@ -259,6 +260,7 @@ async def test_without_a_model_the_pane_says_how_to_configure_one_and_answers_fr
     async with ReaderApp(services).run_test(size=SIZE) as pilot:
         app = pilot.app
         pane = app.query_one(ChatPane)
+        await wait_until(pilot, lambda: pane.filled)  # the chat's log mounts right after the first paint
         notice = str(pane.query_one(NoticeItem).content)
         assert "No model is configured" in notice and str(services.config.path) in notice
         # the config to add is a block of its own, its lines unwrapped, so it copies intact

@@ -1,5 +1,5 @@
-"""Start-up paints the page first: the library's filter and list mount right after, and keys typed
-for them in between are not lost."""
+"""Start-up paints the page first: the library's filter and list and the chat's log and input mount right
+after, and keys typed for them in between are not lost."""
 
 from __future__ import annotations
 
@@ -18,20 +18,22 @@ SIZE = (120, 36)
 async def test_the_first_frame_has_the_page_and_the_library_fills_right_after() -> None:
     services, _ = sample_services()
     app = ReaderApp(services)
-    frames: list[tuple[bool, bool]] = []  # (page text mounted, library list mounted) at each paint
+    frames: list[tuple[bool, bool, bool]] = []  # (page text, library list, chat input) mounted, per frame
     display = app._display
 
     def paint(screen, renderable) -> None:  # noqa: ANN001 - Textual's own signature
-        frames.append((bool(app.query(PageText)), bool(app.query(BookList))))
+        if renderable is not None and not app._batch_count:  # a frame shown, not one held by a batch
+            frames.append((bool(app.query(PageText)), bool(app.query(BookList)), bool(app.query("#chat-input"))))
         display(screen, renderable)
 
     app._display = paint  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.library.filled)
+        await wait_until(pilot, lambda: app.library.filled and app.chat.filled)
         await pilot.pause()
-        assert frames[0] == (True, False)  # the page, framed by an empty library pane
-        assert frames[-1] == (True, True)
+        assert frames[0] == (True, False, False)  # the page, framed by an empty library and chat
+        assert frames[-1] == (True, True, True)
         assert app.query_one(BookList).option_count == len(services.books.list())
+        assert app.chat.query("NoticeItem")  # the chat's start-up notice (no model configured)
 
 
 async def test_keys_typed_before_the_library_fills_reach_its_filter() -> None:
@@ -53,3 +55,14 @@ async def test_focusing_the_library_before_it_fills_lands_on_the_list(tmp_path: 
         await pilot.press("1", "j")  # the list's j moves down: it must reach the list, not the page
         assert isinstance(app.focused, OptionList)
         assert app.focused.highlighted == 1
+
+
+async def test_asking_before_the_chat_fills_lands_in_its_input() -> None:
+    services, _ = sample_services()
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        assert not app.chat.filled
+        await pilot.press("a", *"who")
+        field = app.query_one("#chat-input", Input)
+        assert app.focused is field
+        assert field.value == "who"

@@ -14,7 +14,7 @@ from textual.containers import Horizontal
 from textual.events import Key, Resize
 from textual.screen import Screen
 
-from reader.locations import user_themes_dir
+from reader.locations import saved_css_path, user_themes_dir
 from reader.services import Services
 from reader.startup import freeze_startup_heap, release_closed_screens, thaw_heap
 from reader.tui.commands import reader_commands
@@ -25,6 +25,7 @@ from reader.tui.panes.library_pane import LibraryPane
 from reader.tui.panes.page_viewer import PageViewer
 from reader.tui.reading_control import ReadingControl
 from reader.tui.reading_session import ReadingSession
+from reader.tui.saved_css import SavedCss
 from reader.tui.screens.main_screen import MainScreen
 from reader.tui.stylesheet import VariablesAwareStylesheet
 from reader.tui.themes import (
@@ -109,7 +110,8 @@ class ReaderApp(App[None]):
             self.register_theme(theme)
         self.theme_note = ""
         self.theme = self._initial_theme()  # before the first paint, so CSS is built once
-        self.stylesheet = VariablesAwareStylesheet(variables=self.get_css_variables())  # with that theme
+        self.saved_css = SavedCss(saved_css_path())
+        self.stylesheet = VariablesAwareStylesheet(variables=self.get_css_variables(), saved=self.saved_css)
 
     def get_default_screen(self) -> Screen:
         return MainScreen(id="_default")
@@ -141,10 +143,16 @@ class ReaderApp(App[None]):
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.open_book(self.initial_book_id or self.reading.last_book_id(), remember=True)
         self.viewer.focus()
-        self.call_after_refresh(freeze_startup_heap)  # see reader.startup
+        self.call_after_refresh(self._started)
+
+    def _started(self) -> None:
+        """After the first paint: the collector back on (see reader.startup), the CSS parsed so far saved."""
+        freeze_startup_heap()
+        self.saved_css.save()
 
     def on_unmount(self) -> None:
         thaw_heap()  # on_mount froze what start-up made (reader.startup)
+        self.saved_css.save()  # the dialogs' CSS, if one was opened for the first time
         self.writes.close()
 
     @on(WorkerFailed)
@@ -180,7 +188,13 @@ class ReaderApp(App[None]):
     # --- themes ----------------------------------------------------------------------------------
 
     def get_css_variables(self) -> dict[str, str]:
-        return derived_variables(super().get_css_variables())
+        # Textual asks three times before the first paint, each time deriving every colour of the theme
+        theme, memo = self.current_theme, self.__dict__.get("_css_variables")
+        if memo is None or memo[0] is not theme:
+            memo = (theme, derived_variables(super().get_css_variables()), self.theme_variables)
+            self._css_variables = memo
+        self.theme_variables = memo[2]
+        return dict(memo[1])
 
     def _initial_theme(self) -> str:
         wanted = self.services.settings.get(THEME) or self.services.config.ui.theme or DEFAULT_THEME

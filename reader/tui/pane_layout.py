@@ -65,7 +65,7 @@ class PaneLayout:
         if pane == "library":
             self.library.when_filled(lambda: self.app.query_one(BookList).focus())
         elif pane == "chat":
-            self.app.query_one("#chat-input", Input).focus()
+            self.chat.focus_input()
         else:
             self.viewer.focus()
 
