@@ -370,14 +370,13 @@ def tmux_start(session: str, command: str, needles: list[str]) -> float:
     watcher = subprocess.Popen(
         ["tmux", "-C", "attach", "-t", session, "-f", "ignore-size,read-only"],
         stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
+        stdout=subprocess.PIPE,  # bytes: tmux may split a character's bytes between two lines
     )
     timer = threading.Timer(20.0, watcher.kill)
     timer.start()
     try:
         assert watcher.stdout is not None
-        while not watcher.stdout.readline().startswith("%end"):  # the reply to attaching
+        while not watcher.stdout.readline().startswith(b"%end"):  # the reply to attaching
             pass
         launched = time.perf_counter()
         tmux("wait-for", "-S", go)
@@ -385,7 +384,7 @@ def tmux_start(session: str, command: str, needles: list[str]) -> float:
             line = watcher.stdout.readline()
             if not line:
                 raise TimeoutError(f"{needles} did not appear in tmux")
-            if line.startswith("%output"):
+            if line.startswith(b"%output"):
                 screen = tmux("capture-pane", "-t", session, "-p")
                 if all(needle in screen for needle in needles):
                     return (time.perf_counter() - launched) * 1000

@@ -42,8 +42,13 @@ async def test_a_corrupt_or_foreign_file_is_parsed_over() -> None:
     corrupt, _ = await run_once()
     assert corrupt.read == 0 and corrupt.parsed > 10
 
-    identity, rules = pickle.loads(path.read_bytes())  # rewritten whole
-    assert rules
-    path.write_bytes(pickle.dumps((("another textual", *identity[1:]), rules)))
+    identity, variables, rules = pickle.loads(path.read_bytes())  # rewritten whole
+    assert rules and variables
+    path.write_bytes(pickle.dumps((("another textual", *identity[1:]), variables, rules)))
     foreign, _ = await run_once()
     assert foreign.read == 0 and foreign.parsed > 10
+
+    identity, variables, rules = pickle.loads(path.read_bytes())
+    path.write_bytes(pickle.dumps((identity, {**variables, "primary": "#123456"}, rules)))  # another theme's
+    other_theme, _ = await run_once()
+    assert other_theme.read == 0 and other_theme.parsed > 10

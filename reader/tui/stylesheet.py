@@ -29,12 +29,14 @@ class VariablesAwareStylesheet(Stylesheet):
     def __init__(self, *, variables: dict[str, str] | None = None, saved: SavedCss | None = None) -> None:
         super().__init__(variables=variables)
         self.saved = saved
-        self._variables_digest: bytes | None = None
+        if saved is not None:
+            saved.use_variables(self._variables)
 
     def set_variables(self, variables: dict[str, str]) -> None:
         if variables != self._variables:
             super().set_variables(variables)
-            self._variables_digest = None
+            if self.saved is not None:
+                self.saved.use_variables(variables)
 
     def reparse(self) -> None:
         self.parse()
@@ -50,14 +52,11 @@ class VariablesAwareStylesheet(Stylesheet):
         source = (css, read_from, is_default_rules, tie_breaker, scope)
         if self.saved is None or source in self._parse_cache:
             return super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
-        if self._variables_digest is None:
-            self._variables_digest = self.saved.variables_digest(self._variables)
-        key = self.saved.key(source, self._variables_digest)
-        rules = self.saved.get(key)
+        rules = self.saved.get(source)
         if rules is not None:
             self._parse_cache[source] = rules
             return rules
         rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
         if not any(rule.errors for rule in rules):
-            self.saved.put(key, rules)
+            self.saved.put(source, rules)
         return rules

@@ -86,11 +86,12 @@ class SqliteBookRepository:
             "ON t.book_id = p.book_id AND t.page = p.number WHERE p.book_id = ? ORDER BY p.number",
             (book_id,),
         ).fetchall()
+        visuals: dict[tuple[Any, ...], PageVisuals] = {}  # shared: most pages of a book have the same
         return [
             Page(
                 number=row[0],
                 label=row[1],
-                visuals=PageVisuals(row[2], row[3], row[4], row[5]),
+                visuals=visuals.get(row[2:6]) or visuals.setdefault(row[2:6], PageVisuals(*row[2:6])),
                 enriched_importance=row[6],
                 text_source=row[7] or "",
             )
