@@ -376,8 +376,9 @@ def tmux_start(session: str, command: str, needles: list[str]) -> float:
     timer.start()
     try:
         assert watcher.stdout is not None
-        while not watcher.stdout.readline().startswith(b"%end"):  # the reply to attaching
-            pass
+        while not (line := watcher.stdout.readline()).startswith(b"%end"):  # the reply to attaching
+            if not line:
+                raise RuntimeError(f"tmux could not attach to {session}")
         launched = time.perf_counter()
         tmux("wait-for", "-S", go)
         while True:

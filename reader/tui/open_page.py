@@ -9,11 +9,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import platformdirs
-
 from reader.domain.errors import ReaderError
 from reader.domain.models import Book
-from reader.locations import APP_NAME
+from reader.locations import cache_dir
 
 if TYPE_CHECKING:
     from reader.domain.ports import PageFiles
@@ -41,7 +39,7 @@ def not_a_pdf(book: Book) -> str:
 
 def pages_dir() -> Path:
     """Where cut-out pages are written (the user cache dir's pages/ folder)."""
-    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False)) / "pages"
+    return cache_dir() / "pages"
 
 
 def opener_command() -> list[str] | None:
