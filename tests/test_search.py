@@ -219,3 +219,17 @@ def test_search_command_errors_are_one_line(capsys: pytest.CaptureFixture[str]) 
     assert code == 1 and "--k" in err
     code, _, err = run(capsys, "embed", "gull")
     assert code == 1 and "[embeddings] model" in err and len(err.strip().splitlines()) == 1
+
+
+def test_full_text_hits_drive_the_query_not_the_books_chunks(library: tuple[Services, Book]) -> None:
+    """Each chunk is looked up by the hit's rowid. Were the book's visible chunks the outer loop (as SQLite
+    chose with plain JOINs), the MATCH would run once per chunk: 1.8 s instead of 4 ms on a 1,017-page book."""
+    from reader.adapters.sqlite.search_index import _LEXICAL, match_expression
+
+    services, book = library
+    pages = (book.id, book.page_count, 1)
+    params = (match_expression(["old", "man", "sea"]), 1, 10**9, *pages, 5, *pages)
+    plan = [row[3] for row in services.db.conn.execute(f"EXPLAIN QUERY PLAN {_LEXICAL}", params)]
+    lookups = [step for step in plan if step.startswith("SEARCH c ") or step.startswith("SEARCH chunks ")]
+    assert lookups and all("INTEGER PRIMARY KEY (rowid=?)" in step for step in lookups), plan
+    assert services.search.search(book.id, "old man sea", book.page_count, 5, "lexical").results

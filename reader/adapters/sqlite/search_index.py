@@ -17,7 +17,7 @@ _HIT_COLUMNS = """
 SELECT c.id, c.book_id, c.text, c.start_page, c.end_page,
        coalesce(ps.label, CAST(c.start_page AS TEXT)), coalesce(pe.label, CAST(c.end_page AS TEXT)), hits.score
 FROM hits
-JOIN chunks c ON c.rowid = hits.rowid
+CROSS JOIN chunks c ON c.rowid = hits.rowid
 LEFT JOIN pages ps ON ps.book_id = c.book_id AND ps.number = c.start_page
 LEFT JOIN pages pe ON pe.book_id = c.book_id AND pe.number = c.end_page
 WHERE c.book_id = ? AND c.end_page <= ? AND c.start_page >= ?
@@ -101,7 +101,9 @@ class SqliteSearchIndex:
 
     Every full-text query joins its FTS table with CROSS JOIN, which keeps the FTS table the outer
     loop: with a plain JOIN SQLite may walk the book's chunks through their page index and run the
-    MATCH once per chunk (War and Peace, "natasha" up to p. 300: 36 s; with CROSS JOIN: 0.14 s).
+    MATCH once per chunk (War and Peace, "natasha" up to p. 300: 36 s; with CROSS JOIN: 0.14 s). The
+    hits then join their chunks the same way (_HIT_COLUMNS): a plain JOIN there let SQLite run the
+    hits' query once per visible chunk (a 1,017-page book, four common words at p. 500: 1.8 s; 2 ms).
     """
 
     def __init__(self, conn: Any) -> None:
