@@ -38,8 +38,8 @@ class SavedCss:
     """Parsed rules by source, for one set of CSS variables (a theme), read from `path` at start and
     written back when new. Another theme's variables start the file afresh.
 
-    Reading the saved rules instead of parsing took the app's first frame from 1,359 M to 1,306 M
-    instructions (callgrind; app.tcss and some 40 widgets' default CSS, about 15 ms here). Anything
+    Reading the saved rules instead of parsing took 38 M instructions off the app's first frame of
+    1,358 M (callgrind, 1,000 books: app.tcss and the widgets' default CSS, about 12 ms here). Anything
     wrong with the file (missing, corrupt, from another Textual) means parsing as usual; writing is
     skipped when the cache folder cannot be written.
     """
