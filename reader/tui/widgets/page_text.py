@@ -131,8 +131,11 @@ class PageText(ScrollView, can_focus=False, inherit_bindings=False):
             self.refresh()
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        if self._style_key() != self._wrapped_style:
-            self._wrap()
+        if (
+            self._style_key() != self._wrapped_style
+            or self.scrollable_content_region.width != self._wrapped_width
+        ):
+            self._wrap()  # the first frame: laid out for the first time, before the Resize event
         # the style and width are the same for every line of one render: look them up once
         self._line_style = self.rich_style
         self._line_width = self.scrollable_content_region.width
