@@ -17,7 +17,8 @@ from reader.app.chat.knowledge_tools import BookKnowledge
 from reader.app.chat.tools import BookTools
 from reader.app.knowledge.story_outline import story_outline
 from reader.cli.main import main
-from reader.domain.models import Book, Chapter, EmbeddingVector
+from reader.domain.models import Book, Chapter
+from reader.domain.search import EmbeddingVector
 from reader.services import Services
 from reader.tui.app import ReaderApp
 from reader.tui.widgets.page_header import PageHeader

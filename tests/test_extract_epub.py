@@ -9,7 +9,7 @@ import pytest
 
 from reader.adapters.extractors.epub import EpubExtractor
 from reader.domain.errors import ExtractionError
-from reader.domain.models import ExtractedBook
+from reader.domain.extracted import ExtractedBook
 from tests.fixtures_books import (
     billion_laughs_doctype,
     chapter_html,

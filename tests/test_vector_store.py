@@ -10,7 +10,8 @@ import pytest
 from reader.adapters.sqlite.search_index import SqliteSearchIndex
 from reader.adapters.sqlite.vector_store import SqliteVectorStore, table_name
 from reader.cli.library_commands import import_sample
-from reader.domain.models import Book, Chunk, EmbeddingVector
+from reader.domain.models import Book, Chunk
+from reader.domain.search import EmbeddingVector
 from reader.services import SAMPLE_BOOK, Services
 
 DIM = 16

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from reader.app.search.snippets import make_snippet
 from reader.cli.output import ProgressLine, json_line
 from reader.domain.errors import ReaderError
-from reader.domain.models import Book, SearchResult
+from reader.domain.models import Book
+from reader.domain.search import SearchResult
 
 if TYPE_CHECKING:
     from reader.app.search.search_books import SearchResponse

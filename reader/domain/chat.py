@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from reader.domain.models import SearchResult
+from reader.domain.search import SearchResult
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -24,41 +24,6 @@ class PageVisuals:
 
 
 NO_VISUALS = PageVisuals()
-
-
-@dataclass(frozen=True)
-class ExtractedPage:
-    """One page of a book as an extractor reads it: its printed label, clean text and visual measurements."""
-
-    label: str
-    text: str
-    visuals: PageVisuals = NO_VISUALS
-
-
-@dataclass(frozen=True)
-class ExtractedChapter:
-    """A table-of-contents entry: a title starting on a 1-based page number."""
-
-    title: str
-    start_page: int
-    level: int = 0
-
-
-@dataclass
-class ExtractedBook:
-    """What an extractor returns: metadata, pages 1..N in order, chapters and warnings."""
-
-    title: str
-    author: str
-    language: str
-    format: str
-    pages: list[ExtractedPage]
-    chapters: list[ExtractedChapter] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    pagination: str = "physical"
-    """How pages were made: "physical" (PDF), "print" (EPUB page-list) or "synthetic"."""
-    encoding: str = ""
-    """The text encoding a text book was decoded from ("" for formats that declare their own)."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +63,7 @@ class Book:
         return range(self.story_start, self.story_last + 1)
 
     def matter_at(self, page: int) -> str | None:
-        """"front" or "back" when `page` is front or back matter, None on a page of the story."""
+        """ "front" or "back" when `page` is front or back matter, None on a page of the story."""
         if page < self.story_start:
             return "front"
         if page > self.story_last:
@@ -161,36 +126,3 @@ class Chunk:
     text: str
     continues_paragraph: bool = False
     """True when this chunk continues the previous chunk's paragraph (join with a space)."""
-
-
-@dataclass(frozen=True)
-class EmbeddingVector:
-    """A chunk's embedding with the page range it covers."""
-
-    chunk_id: str
-    vector: list[float]
-    start_page: int
-    end_page: int
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """A passage found by search, visible at the reader's position."""
-
-    chunk_id: str
-    book_id: str
-    content: str
-    start_page: int
-    end_page: int
-    start_label: str
-    end_label: str
-    score: float
-    retrievers: tuple[str, ...]
-    """Which retrievers matched it: "lexical", "semantic", "summary" (a page's `reader enrich` summary)."""
-
-    @property
-    def page_citation(self) -> str:
-        """The citation for this passage, e.g. "p. 57" or "pp. 57-58"."""
-        if self.start_label == self.end_label:
-            return f"p. {self.start_label}"
-        return f"pp. {self.start_label}-{self.end_label}"

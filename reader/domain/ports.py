@@ -12,9 +12,10 @@ if TYPE_CHECKING:  # annotations only: a use case importing one port loads no ot
     from reader.domain.chat_model import ModelReply
     from reader.domain.concept_refinement import ChapterRefinement
     from reader.domain.enrichment import EnrichmentFailure, EnrichmentStatus, StoredEnrichment
+    from reader.domain.extracted import ExtractedBook
     from reader.domain.knowledge import ConceptEntry, ConceptName, ExtractedConcept
-    from reader.domain.models import Book, Chapter, Chunk, EmbeddingVector, ExtractedBook, Page, SearchResult
-    from reader.domain.search import BookVectors, EmbeddingSpace, ScoredChunk
+    from reader.domain.models import Book, Chapter, Chunk, Page
+    from reader.domain.search import BookVectors, EmbeddingSpace, EmbeddingVector, ScoredChunk, SearchResult
 
 ProgressCallback = Callable[[int, int], None]
 """Called with (done, total) as long work advances."""

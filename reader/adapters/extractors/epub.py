@@ -29,7 +29,8 @@ from reader.adapters.extractors.epub_pages import (
 from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS
 from reader.adapters.extractors.xhtml import TEXT, parse_xhtml, tokens
 from reader.domain.errors import ExtractionError
-from reader.domain.models import NO_VISUALS, ExtractedBook, ExtractedChapter, ExtractedPage, PageVisuals
+from reader.domain.extracted import ExtractedBook, ExtractedChapter, ExtractedPage
+from reader.domain.models import NO_VISUALS, PageVisuals
 from reader.domain.ports import ProgressCallback
 from reader.domain.visuals import score_visual_importance
 

@@ -30,7 +30,8 @@ from reader.adapters.extractors.xhtml import (
     strip_doctype,
 )
 from reader.domain.errors import ExtractionError
-from reader.domain.models import NO_VISUALS, ExtractedBook, ExtractedChapter, ExtractedPage
+from reader.domain.extracted import ExtractedBook, ExtractedChapter, ExtractedPage
+from reader.domain.models import NO_VISUALS
 from reader.domain.ports import ProgressCallback
 
 MAX_FB2_BYTES = 128 * 1024 * 1024

@@ -21,7 +21,8 @@ from reader.adapters.extractors.xhtml import (
     tokens,
 )
 from reader.domain.errors import ExtractionError
-from reader.domain.models import NO_VISUALS, ExtractedBook, ExtractedChapter, ExtractedPage
+from reader.domain.extracted import ExtractedBook, ExtractedChapter, ExtractedPage
+from reader.domain.models import NO_VISUALS
 from reader.domain.ports import ProgressCallback
 
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")

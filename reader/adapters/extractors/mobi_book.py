@@ -22,7 +22,7 @@ from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS
 from reader.adapters.extractors.pdf import PdfExtractor
 from reader.adapters.extractors.xhtml import element_text, local_name
 from reader.domain.errors import ExtractionError
-from reader.domain.models import ExtractedBook
+from reader.domain.extracted import ExtractedBook
 from reader.domain.ports import ProgressCallback
 
 MOBI_SUFFIXES = (".mobi", ".azw", ".azw3", ".kf8", ".prc")

@@ -28,7 +28,8 @@ from reader.adapters.extractors.pdf_pages import (
 )
 from reader.adapters.extractors.pdf_visuals import Measured
 from reader.domain.errors import EncryptedBookError, ExtractionError
-from reader.domain.models import NO_VISUALS, ExtractedBook, ExtractedChapter, ExtractedPage, PageVisuals
+from reader.domain.extracted import ExtractedBook, ExtractedChapter, ExtractedPage
+from reader.domain.models import NO_VISUALS, PageVisuals
 from reader.domain.ports import ProgressCallback
 from reader.domain.visuals import score_visual_importance
 

@@ -12,7 +12,7 @@ from reader.adapters.extractors.text_cleanup import clean_paragraph, split_parag
 from reader.adapters.extractors.text_decoding import DecodedText, decode_text
 from reader.adapters.extractors.text_metadata import stated_metadata
 from reader.domain.errors import ExtractionError
-from reader.domain.models import ExtractedBook, ExtractedChapter, ExtractedPage
+from reader.domain.extracted import ExtractedBook, ExtractedChapter, ExtractedPage
 from reader.domain.ports import ProgressCallback
 
 MARKDOWN_SUFFIXES = frozenset((".md", ".markdown"))

@@ -11,8 +11,8 @@ from typing import Any
 
 from reader.adapters.sqlite.chunk_repository import _COLUMNS, _chunk
 from reader.adapters.sqlite.transaction import transaction
-from reader.domain.models import Chunk, EmbeddingVector
-from reader.domain.search import BookVectors, EmbeddingSpace
+from reader.domain.models import Chunk
+from reader.domain.search import BookVectors, EmbeddingSpace, EmbeddingVector
 
 _MAX_MODEL_PART = 40
 

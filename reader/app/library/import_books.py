@@ -12,7 +12,8 @@ from reader.app.knowledge.concept_map import build_concept_map
 from reader.app.pages.chunking import make_chunks
 from reader.app.pages.story_pages import find_story_pages
 from reader.domain.errors import ExtractionError, ReaderError
-from reader.domain.models import Book, Chapter, ExtractedBook, ExtractedChapter, Page
+from reader.domain.extracted import ExtractedBook, ExtractedChapter
+from reader.domain.models import Book, Chapter, Page
 from reader.domain.ports import BookExtractor, BookRepository, ProgressCallback
 
 ExtractorFor = Callable[[Path], BookExtractor]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reader.domain.errors import ReaderError
-from reader.domain.models import Book, Chunk, EmbeddingVector
+from reader.domain.models import Book, Chunk
 from reader.domain.ports import (
     BookRepository,
     ChunkRepository,
@@ -13,7 +13,7 @@ from reader.domain.ports import (
     ProgressCallback,
     VectorStore,
 )
-from reader.domain.search import EmbeddingSpace
+from reader.domain.search import EmbeddingSpace, EmbeddingVector
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 from reader.app.search.search_terms import query_terms, replace_word
 from reader.domain.errors import EmbeddingError, ReaderError
-from reader.domain.models import Book, SearchResult
+from reader.domain.models import Book
 from reader.domain.ports import BookRepository, EmbeddingProvider, SearchIndex, VectorStore
-from reader.domain.search import EmbeddingSpace, ScoredChunk
+from reader.domain.search import EmbeddingSpace, ScoredChunk, SearchResult
 
 MODES = ("auto", "lexical", "semantic", "hybrid")
 FUSION_WEIGHTS: Mapping[str, float] = {"lexical": 0.6, "summary": 0.6, "semantic": 0.4}

@@ -17,7 +17,7 @@ from textual.worker import Worker
 
 from reader.app.search.snippets import make_snippet
 from reader.domain.errors import ReaderError
-from reader.domain.models import SearchResult
+from reader.domain.search import SearchResult
 from reader.tui.screens.input_dialog import InputDialog
 from reader.tui.worker_failures import forward_failure
 

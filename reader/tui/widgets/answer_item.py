@@ -12,7 +12,7 @@ from textual.widgets.markdown import MarkdownStream
 
 from reader.app.shield.spoiler_shield import HELD_NOTICE
 from reader.domain.chat import Citation
-from reader.domain.models import SearchResult
+from reader.domain.search import SearchResult
 from reader.tui.citations import citation_labels, cited_words, label_from_href, linkify_citations
 from reader.tui.widgets.citation_bar import CitationBar, CitationFollowed
 

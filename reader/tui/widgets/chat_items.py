@@ -11,7 +11,7 @@ from textual.containers import HorizontalScroll, Vertical
 from textual.content import Content
 from textual.widgets import Collapsible, Static
 
-from reader.domain.models import SearchResult
+from reader.domain.search import SearchResult
 
 if TYPE_CHECKING:
     from reader.tui.widgets.answer_item import AnswerItem
