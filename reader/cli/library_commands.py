@@ -12,8 +12,7 @@ from reader.app.library.book_lookup import describe
 from reader.app.notes.reading_pace import TimeLeft, format_minutes
 from reader.app.pages.page_lookup import page_label, resolve_page, story_percent
 from reader.cli.output import ProgressLine, error_line, json_line
-from reader.domain.models import Book, Page
-from reader.domain.ocr import source_marker
+from reader.domain.models import Book, Page, source_marker
 from reader.services import SAMPLE_BOOK, Services
 
 

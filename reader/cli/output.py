@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from typing import Any
@@ -14,6 +13,8 @@ def error_line(message: str) -> None:
 
 
 def json_line(obj: dict[str, Any]) -> None:
+    import json  # here, not at the top: every command imports this module, few print JSON
+
     print(json.dumps(obj, ensure_ascii=False))
 
 

@@ -82,6 +82,21 @@ FIGURE_IMPORTANCE = 3
 """Pages of this visual_importance or more are shown as pages with figures."""
 
 
+OCR_SOURCE = "ocr"
+"""A page's text (Page.text_source) read from its picture by local OCR (`reader ocr`)."""
+
+MODEL_SOURCE = "model"
+"""A page's text transcribed by a model that reads PDFs (`reader enrich`, the enrichment's full_text)."""
+
+SOURCE_MARKERS = {OCR_SOURCE: "OCR text", MODEL_SOURCE: "model transcription"}
+"""The short marker shown with a page whose text did not come from its text layer."""
+
+
+def source_marker(source: str | None) -> str:
+    """The marker for a page's text source ("" for a text layer)."""
+    return SOURCE_MARKERS.get(source or "", source or "")
+
+
 @dataclass(frozen=True)
 class Page:
     """A page of a stored book: 1-based number, printed label and what is visual on it."""
@@ -92,7 +107,7 @@ class Page:
     enriched_importance: int | None = None
     """The visual_importance a model gave the page (`reader enrich`); it replaces the measured one."""
     text_source: str = ""
-    """Where the page's text came from when not its text layer: "ocr" or "model" (a transcription)."""
+    """Where the page's text came from when not its text layer: OCR_SOURCE or MODEL_SOURCE."""
 
     @property
     def visual_importance(self) -> int:

@@ -11,20 +11,6 @@ if TYPE_CHECKING:
 
 OCR_EXTRA_HINT = "install the OCR extra: pip install 'reader[ocr]'"
 
-OCR_SOURCE = "ocr"
-"""A page's text read from its picture by local OCR (`reader ocr`)."""
-
-MODEL_SOURCE = "model"
-"""A page's text transcribed by a model that reads PDFs (`reader enrich`, the enrichment's full_text)."""
-
-SOURCE_MARKERS = {OCR_SOURCE: "OCR text", MODEL_SOURCE: "model transcription"}
-"""The short marker shown with a page whose text did not come from its text layer."""
-
-
-def source_marker(source: str | None) -> str:
-    """The marker for a page's text source ("" for a text layer)."""
-    return SOURCE_MARKERS.get(source or "", source or "")
-
 
 @dataclass(frozen=True)
 class PageImage:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import builtins
-import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -38,7 +37,7 @@ def _book(row: Sequence[Any]) -> Book:
         pagination=row[8],
         imported_at=row[9],
         last_read_at=row[10],
-        warnings=tuple(json.loads(row[11] or "[]")),
+        warnings=_warnings(row[11]),
         story_start=row[13],
         story_end=row[14],
         encoding=row[15],
@@ -199,7 +198,7 @@ class SqliteBookRepository:
                     max(1, min(current_page, book.page_count)),
                     book.pagination,
                     index_version,
-                    json.dumps(list(book.warnings)),
+                    _warnings_json(book.warnings),
                     book.imported_at,
                     last_read_at,
                     book.story_start,
@@ -241,3 +240,19 @@ class SqliteBookRepository:
                 [(book.id, *row) for row in enrichments],
             )
             write_concepts(conn, book.id, concepts)
+
+
+def _warnings(column: str | None) -> tuple[str, ...]:
+    """A book's stored warnings (a JSON list). Most books have none: then json is not even imported,
+    which keeps it off the app's start-up path."""
+    if not column or column == "[]":
+        return ()
+    import json
+
+    return tuple(json.loads(column))
+
+
+def _warnings_json(warnings: tuple[str, ...]) -> str:
+    import json
+
+    return json.dumps(list(warnings))

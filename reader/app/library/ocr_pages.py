@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from reader.app.knowledge.concept_map import build_concept_map
 from reader.app.pages.page_text_index import PageTextIndex
 from reader.domain.errors import ReaderError
-from reader.domain.models import Book
-from reader.domain.ocr import OCR_SOURCE, PageImages, PageTextStore, TextRecognizer
+from reader.domain.models import OCR_SOURCE, Book
+from reader.domain.ocr import PageImages, PageTextStore, TextRecognizer
 from reader.domain.ports import BookRepository, ChunkRepository
 
 

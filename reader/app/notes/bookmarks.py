@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reader.app.notes.bookmark_anchors import page_anchor
 from reader.app.pages.chunking import join_chunks
 from reader.domain.annotation_ports import BookmarkRepository
 from reader.domain.annotations import Bookmark
@@ -30,6 +29,8 @@ class BookmarksUseCase:
         """The start of the page's text, to find the page again after a reindex."""
         if self.chunks is None:
             return ""
+        from reader.app.notes.bookmark_anchors import page_anchor  # on a toggle: kept off start-up
+
         chunks = self.chunks.get_by_page_range(book_id, page, page)
         return page_anchor(join_chunks(c for c in chunks if c.start_page == page))
 

@@ -39,8 +39,7 @@ from reader.domain.enrichment import (
     page_content_hash,
 )
 from reader.domain.errors import ReaderError
-from reader.domain.models import Book, Chunk, Page
-from reader.domain.ocr import MODEL_SOURCE
+from reader.domain.models import MODEL_SOURCE, Book, Chunk, Page
 from reader.domain.ports import BookRepository, ChatModel, ChunkRepository, EnrichmentRepository, PageFiles
 
 SYSTEM_PROMPT = """You describe one page of a book as a single JSON object. Reply with the JSON object \

@@ -9,7 +9,7 @@ from textual.content import Content
 from textual.widget import Widget
 
 from reader.app.notes.reading_pace import format_minutes
-from reader.domain.ocr import source_marker
+from reader.domain.models import source_marker
 from reader.tui.fit_text import Part, cells, drop_to_fit, elide
 from reader.tui.reading_session import ShownPage
 
