@@ -100,7 +100,7 @@ def timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
 
 
 def page_texts(services: Any, book: Any) -> tuple[list[str], dict[int, list[str]]]:
-    from reader.app.pages.chunking import join_chunks
+    from reader.domain.models import join_chunks
 
     by_page: dict[int, list[Any]] = {}
     for chunk in services.chunks.get_by_page_range(book.id, 1, book.page_count):

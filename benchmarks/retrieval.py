@@ -144,7 +144,7 @@ def write_book(article: Article, folder: Path, number: int) -> Path:
 
 def import_books(services: Services, articles: Sequence[Article], folder: Path) -> tuple[float, int]:
     """Import every article through the real pipeline; returns (seconds, paragraphs not kept whole)."""
-    from reader.app.pages.chunking import join_chunks
+    from reader.domain.models import join_chunks
 
     importer = services.importer
     start = time.perf_counter()

@@ -120,7 +120,7 @@ def add_highlights(db_path: Path, book_id: str, per_page: int, pages: int) -> in
     from reader.adapters.sqlite.chunk_repository import SqliteChunkRepository
     from reader.adapters.sqlite.connection import Database
     from reader.app.notes.anchoring import make_anchor
-    from reader.app.pages.chunking import join_chunks
+    from reader.domain.models import join_chunks
 
     db = Database(db_path)
     chunks, notes = SqliteChunkRepository(db.conn), SqliteAnnotationRepository(db.conn)

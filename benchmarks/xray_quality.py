@@ -185,7 +185,7 @@ def describe(entry: Any, limit: int = 6) -> dict[str, Any]:
 
 def page_texts(services: Any, book: Any) -> list[str]:
     """Each page's text as stored (its chunks put back together), page 1 first."""
-    from reader.app.pages.chunking import join_chunks
+    from reader.domain.models import join_chunks
 
     by_page: dict[int, list[Any]] = {}
     for chunk in services.chunks.get_by_page_range(book.id, 1, book.page_count):

@@ -10,8 +10,8 @@ from reader.adapters.sqlite.book_repository import SqliteBookRepository
 from reader.adapters.sqlite.chunk_repository import SqliteChunkRepository
 from reader.adapters.sqlite.connection import open_connection
 from reader.adapters.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
-from reader.app.pages.chunking import join_chunks, make_chunks, split_page
-from reader.domain.models import Book, Chapter, Page
+from reader.app.pages.chunking import make_chunks, split_page
+from reader.domain.models import Book, Chapter, Page, join_chunks
 
 
 def make_book(book_id: str = "ab" * 32, pages: int = 3) -> Book:

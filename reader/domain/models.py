@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -141,3 +142,13 @@ class Chunk:
     text: str
     continues_paragraph: bool = False
     """True when this chunk continues the previous chunk's paragraph (join with a space)."""
+
+
+def join_chunks(chunks: Iterable[Chunk]) -> str:
+    """The text the chunks were cut from: paragraphs joined by blank lines."""
+    out: list[str] = []
+    for chunk in chunks:
+        if out:
+            out.append(" " if chunk.continues_paragraph else "\n\n")
+        out.append(chunk.text)
+    return "".join(out)

@@ -13,12 +13,11 @@ from typing import Any
 from reader.app.chat import knowledge_tools
 from reader.app.chat.knowledge_tools import KNOWLEDGE_TOOLS, BookKnowledge
 from reader.app.chat.my_notes_tool import MY_NOTES_TOOL, NotesUpTo, my_notes
-from reader.app.pages.chunking import join_chunks
 from reader.app.pages.figures import figure_pages
 from reader.app.pages.page_lookup import page_chapter, page_label, resolve_page
 from reader.domain.chat import ToolDefinition, ToolHandler, ToolResult
 from reader.domain.errors import PageNotFoundError
-from reader.domain.models import Book, Chapter, Page
+from reader.domain.models import Book, Chapter, Page, join_chunks
 from reader.domain.ports import BookRepository, BookSearcher, ChunkRepository, PageFiles
 
 MAX_READ_SPAN = 5

@@ -22,11 +22,10 @@ from reader.app.knowledge.refine_request import (
 from reader.app.knowledge.refine_sections import refine_sections
 from reader.app.knowledge.summaries import Section
 from reader.app.knowledge.xray import RefinementSource
-from reader.app.pages.chunking import join_chunks
 from reader.domain.chat_model import ChatModelError, ModelReply
 from reader.domain.concept_refinement import ChapterRefinement
 from reader.domain.errors import ReaderError
-from reader.domain.models import Book, Chunk
+from reader.domain.models import Book, Chunk, join_chunks
 from reader.domain.ports import (
     BookRepository,
     ChatModel,

@@ -30,14 +30,13 @@ from reader.app.knowledge.recap_cache import recap_from_json, recap_to_json
 from reader.app.knowledge.recap_text import page_span, render_recap
 from reader.app.knowledge.story_outline import Part, Section, StoryOutline, story_outline
 from reader.app.pages.chapter_lookup import asked_number, contents_index, find_chapter, no_chapter
-from reader.app.pages.chunking import join_chunks
 from reader.app.pages.page_lookup import page_label
 from reader.app.shield.rules import ShieldIndex
 from reader.app.shield.spoiler_shield import HELD_SUMMARY, verdict
 from reader.domain.chat_model import ChatModelError
 from reader.domain.errors import ReaderError
 from reader.domain.knowledge import PartSummary, Recap, SectionSummary
-from reader.domain.models import Book, Chunk, Page
+from reader.domain.models import Book, Chunk, Page, join_chunks
 from reader.domain.ports import (
     BookRepository,
     ChatModel,

@@ -8,12 +8,11 @@ from collections.abc import Callable, Sequence
 from rapidfuzz import fuzz, process, utils
 
 from reader.app.knowledge.refined_map import RefinedMap, apply_refinements, merged_mentions, merged_shared
-from reader.app.pages.chunking import join_chunks
 from reader.app.pages.page_lookup import page_label
 from reader.app.text.sentences import split_sentences
 from reader.domain.concept_refinement import ChapterRefinement
 from reader.domain.knowledge import KINDS, ConceptDetail, ConceptEntry, ConceptSnippet
-from reader.domain.models import Page
+from reader.domain.models import Page, join_chunks
 from reader.domain.ports import BookRepository, ChunkRepository, ConceptRepository
 
 MATCH_CUTOFF = 80

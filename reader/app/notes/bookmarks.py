@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reader.app.pages.chunking import join_chunks
 from reader.domain.annotation_ports import BookmarkRepository
 from reader.domain.annotations import Bookmark
+from reader.domain.models import join_chunks
 from reader.domain.ports import ChunkRepository
 
 

@@ -8,9 +8,8 @@ from dataclasses import dataclass
 
 from reader.app.notes.anchoring import BookText, expected_page, find_anchor
 from reader.app.notes.bookmark_anchors import BookmarkReport, reanchor_bookmarks
-from reader.app.pages.chunking import join_chunks
 from reader.domain.annotation_ports import AnnotationRepository, BookmarkRepository
-from reader.domain.models import Chunk
+from reader.domain.models import Chunk, join_chunks
 from reader.domain.ports import BookRepository, ChunkRepository
 
 

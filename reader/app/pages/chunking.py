@@ -1,4 +1,4 @@
-"""Cutting page text into page-aligned chunks and putting it back together."""
+"""Cutting page text into page-aligned chunks (domain.models.join_chunks puts it back together)."""
 
 from __future__ import annotations
 
@@ -94,12 +94,3 @@ def make_chunks(book_id: str, pages: Iterable[str]) -> list[Chunk]:
             )
     return chunks
 
-
-def join_chunks(chunks: Iterable[Chunk]) -> str:
-    """The text the chunks were cut from: paragraphs joined by blank lines."""
-    out: list[str] = []
-    for chunk in chunks:
-        if out:
-            out.append(" " if chunk.continues_paragraph else "\n\n")
-        out.append(chunk.text)
-    return "".join(out)

@@ -20,7 +20,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reader.app.pages.chunking import join_chunks
 from reader.app.pages.enrichment_schema import (
     ENRICHMENT_SCHEMA,
     VISUAL_TYPES,
@@ -39,7 +38,7 @@ from reader.domain.enrichment import (
     page_content_hash,
 )
 from reader.domain.errors import ReaderError
-from reader.domain.models import MODEL_SOURCE, Book, Chunk, Page
+from reader.domain.models import MODEL_SOURCE, Book, Chunk, Page, join_chunks
 from reader.domain.ports import BookRepository, ChatModel, ChunkRepository, EnrichmentRepository, PageFiles
 
 SYSTEM_PROMPT = """You describe one page of a book as a single JSON object. Reply with the JSON object \

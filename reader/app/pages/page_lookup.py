@@ -7,9 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from reader.app.pages.chunking import join_chunks
 from reader.domain.errors import PageNotFoundError, ReaderError
-from reader.domain.models import Book, Chapter, Page
+from reader.domain.models import Book, Chapter, Page, join_chunks
 
 if TYPE_CHECKING:
     from reader.domain.ports import BookRepository, ChunkRepository

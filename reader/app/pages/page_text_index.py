@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from reader.app.pages.chunking import join_chunks, split_page
+from reader.app.pages.chunking import split_page
 from reader.domain.knowledge import ExtractedConcept
-from reader.domain.models import Book, Chunk
+from reader.domain.models import Book, Chunk, join_chunks
 from reader.domain.ocr import PageTextStore
 from reader.domain.ports import BookRepository, ChunkRepository
 
