@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from reader.domain.annotations import Anchor, Annotation, AnnotationLine, Bookmark, ReadingDay
+if TYPE_CHECKING:  # annotations only: the records load with the modules that make them
+    from reader.domain.annotations import Anchor, Annotation, AnnotationLine, Bookmark
+    from reader.domain.reading_log import ReadingDay
 
 
 class BookmarkRepository(Protocol):

@@ -1,4 +1,4 @@
-"""The reader's own marks in a book: bookmarks, highlights and notes, and time spent reading. Pure Python."""
+"""The reader's own marks in a book: bookmarks, highlights and notes. Pure Python."""
 
 from __future__ import annotations
 
@@ -95,15 +95,3 @@ class MarkCounts:
             if count
         ]
         return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
-
-
-@dataclass(frozen=True)
-class ReadingDay:
-    """Reading done on one day in one book: seconds spent on pages, pages turned, words read."""
-
-    book_id: str
-    day: str
-    """The local date, YYYY-MM-DD."""
-    seconds: float
-    pages: int
-    words: int

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reader.domain.annotations import ReadingDay
+from reader.domain.reading_log import ReadingDay
 
 
 class SqliteReadingLogRepository:

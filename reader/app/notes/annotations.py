@@ -5,7 +5,6 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING
 
-from reader.app.notes.anchoring import make_anchor
 from reader.domain.annotation_ports import AnnotationRepository, BookmarkRepository
 from reader.domain.annotations import Annotation, AnnotationLine, MarkCounts
 from reader.domain.errors import ReaderError
@@ -38,6 +37,8 @@ class AnnotationsUseCase:
         Raises:
             ReaderError: when the selection holds no text.
         """
+        from reader.app.notes.anchoring import make_anchor  # on a highlight: kept off start-up
+
         anchor = make_anchor(page, text, start, end)
         if not anchor.quote:
             raise ReaderError("Nothing to highlight: the selection holds no text.")

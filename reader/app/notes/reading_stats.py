@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from reader.domain.annotations import ReadingDay
 from reader.domain.models import Book
+from reader.domain.reading_log import ReadingDay
 
 BARS = " ▁▂▃▄▅▆▇█"
 
