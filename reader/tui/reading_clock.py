@@ -52,8 +52,10 @@ class ReadingClock:
         self.clock = PageClock()
         self.words = None
         self.book_id = book.id if book is not None else None
-        if book is not None:
-            self.owner.run_worker(lambda: self._load(book), thread=True, group="pace", exit_on_error=False)
+        if book is not None:  # after the page is painted: reading the book's words takes a while
+            self.owner.call_after_refresh(
+                self.owner.run_worker, lambda: self._load(book), thread=True, group="pace", exit_on_error=False
+            )
 
     def _load(self, book: Book) -> None:
         services = getattr(self.owner.app, "services", None)
