@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
@@ -73,7 +72,6 @@ class per_thread(Generic[T]):
         return built[self.name]
 
 
-@dataclass
 class Services:
     """Everything the command line and the app use, wired to one library file.
 
@@ -81,10 +79,11 @@ class Services:
     thread uses its own SQLite connection.
     """
 
-    db: Database
-    config: Config = field(default_factory=Config)
-    _shields: ShieldIndexes | None = field(default=None, repr=False)
-    _built: threading.local = field(default_factory=threading.local, repr=False, compare=False)
+    def __init__(self, db: Database, config: Config | None = None) -> None:
+        self.db = db
+        self.config = config if config is not None else Config()
+        self._shields: ShieldIndexes | None = None
+        self._built = threading.local()
 
     @classmethod
     def open(cls, db_path: str | Path | None = None, config: Config | None = None) -> Services:

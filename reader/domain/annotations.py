@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)
@@ -75,8 +76,7 @@ class AnnotationLine:
     orphaned: bool = False
 
 
-@dataclass(frozen=True)
-class MarkCounts:
+class MarkCounts(NamedTuple):
     """How many bookmarks, highlights (without a note) and notes a book has."""
 
     bookmarks: int = 0

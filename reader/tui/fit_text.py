@@ -4,15 +4,14 @@ a number."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from textual.content import Content
 
 SEPARATOR = " · "
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(NamedTuple):
     """One piece of a line; a higher `rank` is dropped sooner (0 is never dropped)."""
 
     text: str

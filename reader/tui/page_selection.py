@@ -5,13 +5,12 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 _WORD = re.compile(r"\S+")
 
 
-@dataclass(frozen=True)
-class PageLines:
+class PageLines(NamedTuple):
     """Where each wrapped line of a page starts and ends in the page's text."""
 
     text: str
@@ -47,8 +46,7 @@ class PageLines:
         return [n for n in range(first, len(self.starts)) if self.ends[n] > self.starts[n]]
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(NamedTuple):
     """From `anchor` (fixed) to `cursor` (moved), as character offsets in the page's text."""
 
     anchor: int
@@ -85,7 +83,7 @@ def word_forward(selection: Selection, text: str) -> Selection:
     anchor, cursor = selection.anchor, selection.cursor
     candidates = [end for _, end in _words(text) if end > cursor and end > anchor]
     candidates += [start for start, _ in _words(text) if cursor < start <= anchor]
-    return replace(selection, cursor=min(candidates)) if candidates else selection
+    return selection._replace(cursor=min(candidates)) if candidates else selection
 
 
 def word_back(selection: Selection, text: str) -> Selection:
@@ -93,7 +91,7 @@ def word_back(selection: Selection, text: str) -> Selection:
     anchor, cursor = selection.anchor, selection.cursor
     candidates = [end for _, end in _words(text) if anchor < end < cursor]
     candidates += [start for start, _ in _words(text) if start < cursor and start <= anchor]
-    return replace(selection, cursor=max(candidates)) if candidates else selection
+    return selection._replace(cursor=max(candidates)) if candidates else selection
 
 
 def line_down(selection: Selection, lines: PageLines) -> Selection:
@@ -103,7 +101,7 @@ def line_down(selection: Selection, lines: PageLines) -> Selection:
         return selection
     line = following[0]
     end = lines.ends[line]
-    return replace(selection, cursor=end if end > selection.anchor else lines.starts[line])
+    return selection._replace(cursor=end if end > selection.anchor else lines.starts[line])
 
 
 def line_up(selection: Selection, lines: PageLines) -> Selection:
@@ -116,4 +114,4 @@ def line_up(selection: Selection, lines: PageLines) -> Selection:
         return selection
     line = earlier[0]
     start = lines.starts[line]
-    return replace(selection, cursor=start if start < selection.anchor else lines.ends[line])
+    return selection._replace(cursor=start if start < selection.anchor else lines.ends[line])

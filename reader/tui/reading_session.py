@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from reader.app.notes.reading_pace import TimeLeft
 from reader.app.pages.page_lookup import page_chapter, page_label, resolve_page, story_percent
@@ -16,8 +16,7 @@ FAR_AHEAD = 5
 PAGE_CACHE_SIZE = 32
 
 
-@dataclass(frozen=True)
-class ShownPage:
+class ShownPage(NamedTuple):
     """What the page viewer renders: the page, its place in the book and the reading position."""
 
     book: Book

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
@@ -50,12 +49,11 @@ class ThemeError(ValueError):
     """A theme file that cannot be used; the message names the file and the problem."""
 
 
-@dataclass
-class LoadedThemes:
+class LoadedThemes(NamedTuple):
     """Themes found in the theme folders plus one message per broken file."""
 
-    themes: list[Theme] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
+    themes: list[Theme]
+    errors: list[str]
 
 
 def builtin_themes_dir() -> Path:
@@ -121,7 +119,7 @@ def load_theme_file(path: Path) -> Theme:
 
 def load_themes(folders: Iterable[Path]) -> LoadedThemes:
     """Every *.toml theme in `folders` (later folders override earlier ones by name)."""
-    loaded = LoadedThemes()
+    errors: list[str] = []
     by_name: dict[str, Theme] = {}
     for folder in folders:
         if not folder.is_dir():
@@ -130,11 +128,10 @@ def load_themes(folders: Iterable[Path]) -> LoadedThemes:
             try:
                 theme = load_theme_file(path)
             except ThemeError as error:
-                loaded.errors.append(str(error))
+                errors.append(str(error))
                 continue
             by_name[theme.name] = theme
-    loaded.themes = list(by_name.values())
-    return loaded
+    return LoadedThemes(list(by_name.values()), errors)
 
 
 def derived_variables(variables: dict[str, str]) -> dict[str, str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from reader.domain.annotation_ports import BookmarkRepository
 from reader.domain.annotations import Bookmark
@@ -10,8 +10,7 @@ from reader.domain.models import join_chunks
 from reader.domain.ports import ChunkRepository
 
 
-@dataclass(frozen=True)
-class Toggled:
+class Toggled(NamedTuple):
     """What toggling a page's bookmark did: `added` it, or `removed` it (kept for undo)."""
 
     added: Bookmark | None = None

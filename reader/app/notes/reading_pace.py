@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 DEFAULT_WPM = 250.0
 """An adult's usual pace reading prose: where the estimate starts before any page was timed."""
@@ -24,8 +24,7 @@ WORDS_PER_CHAR = 1 / 6
 """Words from characters where only lengths are known (English averages about 6 characters a word)."""
 
 
-@dataclass(frozen=True)
-class Pace:
+class Pace(NamedTuple):
     """Words read in `seconds` of counted reading; the pace blends it with the default."""
 
     words: int = 0
@@ -49,8 +48,7 @@ def counts_as_reading(words: int, seconds: float) -> bool:
     return wpm <= SKIM_WPM and not idle
 
 
-@dataclass(frozen=True)
-class TimeLeft:
+class TimeLeft(NamedTuple):
     """Minutes left at the reader's pace: in the chapter (None outside one) and in the story."""
 
     chapter_minutes: float | None

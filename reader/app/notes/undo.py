@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 UNDO_DEPTH = 20
 
 
-@dataclass
 class UndoStack:
     """The most recent removals, newest last; `undo` restores the newest and says what it was."""
 
-    entries: list[tuple[str, Callable[[], None]]] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.entries: list[tuple[str, Callable[[], None]]] = []
 
     def push(self, description: str, restore: Callable[[], None]) -> None:
         """Remember a removal: `description` names what was removed, `restore` puts it back."""

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from reader.app.search.search_terms import query_terms
 
 
-@dataclass(frozen=True)
-class Snippet:
+class Snippet(NamedTuple):
     """An excerpt and the (start, end) spans of the query's words inside it."""
 
     text: str

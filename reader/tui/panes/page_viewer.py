@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import ClassVar
 
 from textual import on, work
@@ -161,7 +160,7 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
 
     def _described(self, session: ReadingSession) -> ShownPage:
         """The page on screen with its bookmark and the time left."""
-        return replace(self.with_marks(session.shown()), time_left=self.clock.time_left(session))
+        return self.with_marks(session.shown())._replace(time_left=self.clock.time_left(session))
 
     @on(PaceLoaded)
     def _pace_loaded(self, event: PaceLoaded) -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from textual import on, work
 from textual.message import Message
@@ -23,8 +22,7 @@ if TYPE_CHECKING:
 Job = Callable[["Services"], "Outcome"]
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What a write did: a line for the reader, and whether it was a mistake to report as one."""
 
     notice: str = ""

@@ -4,7 +4,7 @@ The base of the page viewer's marks (MarkWrites, VisualMode, PageSearchHits and 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
@@ -69,7 +69,7 @@ class MarkedPage(Widget):
     def with_marks(self, page: ShownPage) -> ShownPage:
         """`page` with its bookmark."""
         bookmark = self.bookmarks.get(page.number)
-        return replace(page, bookmark=bookmark.name if bookmark else None)
+        return page._replace(bookmark=bookmark.name if bookmark else None)
 
     def page_annotations(self, number: int) -> list[Annotation]:
         """The highlights and notes of page `number` of the open book (cached per page)."""

@@ -3,7 +3,7 @@ on the right (and "front matter" / "back matter" outside it), fitted to the widt
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from textual.content import Content
 from textual.widget import Widget
@@ -86,8 +86,7 @@ def title_text(title: str, chapter: str | None, width: int) -> Content:
     return Content.assemble(elide(book, title_room), (DASH, "$text-muted"), chapter)
 
 
-@dataclass(frozen=True)
-class HeaderLine:
+class HeaderLine(NamedTuple):
     """The header fitted to a width."""
 
     title: Content
@@ -99,7 +98,7 @@ def header_line(page: ShownPage, width: int) -> HeaderLine:
     leave the chapter some room, then the title and chapter are elided; numbers are never cut."""
     chapter = page.chapter.title if page.chapter is not None else None
     name = cells(chapter or page.book.title)
-    parts = position_parts(replace(page, time_left=None))  # the time left only fills room left over
+    parts = position_parts(page._replace(time_left=None))  # the time left only fills room left over
     shortest = drop_to_fit(parts, 0, keep=READING_POSITION)
     # drop parts to show the whole name when that is possible at all, else to give it NAME_ROOM
     wanted = name if name <= width - GAP - cells(shortest) else min(name, NAME_ROOM)
