@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from reader.domain.errors import PageNotFoundError, ReaderError
 from reader.domain.models import Book, Chapter, Page, join_chunks
@@ -17,8 +16,7 @@ _PERCENT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 _INDEX = re.compile(r"^\s*#\s*(\d+)\s*$")
 
 
-@dataclass(frozen=True)
-class PageText:
+class PageText(NamedTuple):
     """One page of a book as the viewer shows it."""
 
     number: int

@@ -4,7 +4,6 @@ The base of the page viewer's marks (MarkWrites, VisualMode, PageSearchHits and 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
@@ -28,14 +27,14 @@ SELECTION_STYLE = "reverse"
 QUOTE_ROOM = 90
 
 
-@dataclass
 class SearchHits:
     """The words of a search opened on the page, and the pages of its results (for n / N across pages)."""
 
-    query: str
-    pages: list[int]
-    spans: list[tuple[int, int]]
-    index: int = 0
+    def __init__(self, query: str, pages: list[int], spans: list[tuple[int, int]], index: int = 0) -> None:
+        self.query = query
+        self.pages = pages
+        self.spans = spans
+        self.index = index
 
 
 def quote_line(text: str, room: int = QUOTE_ROOM) -> str:
