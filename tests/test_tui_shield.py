@@ -20,7 +20,8 @@ LEAK = "Imogen Vale came to Gull Rock [p. 1]. Then she rows to Morvoren Quay. It
 
 
 def answers(pane: ChatPane) -> list[str]:
-    return [item.query_one(Markdown).source for item in pane.query(AnswerItem)]
+    """Each answer's Markdown source ("" while an item's Markdown is not mounted yet)."""
+    return [next((md.source for md in item.query(Markdown)), "") for item in pane.query(AnswerItem)]
 
 
 async def ask(pilot: Any, pane: ChatPane, question: str) -> None:
