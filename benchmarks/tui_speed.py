@@ -18,8 +18,8 @@ the SQLite file), then measures:
     page is rendered to terminal bytes (headless driver, `--turns` turns, p50/p90/max);
   - holding a key: 50 Right keys posted at once render far fewer pages (coalesced) and end on the
     right page;
-  - key press to repaint in tmux: `send-keys Right` until capture-pane shows the new page number
-    (includes tmux's own latency and polling);
+  - key press to repaint in tmux: `send-keys Right` until the screen shows the new page number (read
+    each time the pane writes; includes tmux's own latency);
   - memory: resident set size with the 1,000-page book open, after the turns;
   - highlights: every even page of the big book up to --highlight-pages pages carries --highlights
     highlights (every fifth with a note); turns to a highlighted page and to a plain page are reported
@@ -36,6 +36,7 @@ import asyncio
 import hashlib
 import json
 import os
+import queue
 import random
 import re
 import shutil
@@ -340,15 +341,6 @@ def tmux(*args: str) -> str:
     return subprocess.run(["tmux", *args], capture_output=True, text=True, check=False).stdout
 
 
-def wait_for(session: str, needle: str, timeout: float = 20.0) -> float:
-    start = time.perf_counter()
-    while time.perf_counter() - start < timeout:
-        if needle in tmux("capture-pane", "-t", session, "-p"):
-            return time.perf_counter()
-        time.sleep(0.002)
-    raise TimeoutError(f"'{needle}' did not appear in tmux")
-
-
 def page_needle(db_path: Path) -> str:
     """The first words of the big book's first page: on the first line of the page in any layout."""
     from bare_page_app import first_page_text
@@ -356,43 +348,79 @@ def page_needle(db_path: Path) -> str:
     return " ".join(first_page_text(str(db_path)).split()[:3])
 
 
-def tmux_start(session: str, command: str, needles: list[str]) -> float:
-    """Launch `command` in a new tmux session; ms until every needle is on screen.
+class PaneWatcher:
+    """Reads a tmux pane's screen each time the pane writes something, not in a loop.
 
-    The screen is read each time the pane has written something (a tmux control-mode client reports
-    every output), not in a loop: polling capture-pane every 2 ms kept a core of this 2-core machine
-    busy, taking it from tmux and the app, and so delayed most what keeps working after its first frame
-    (measured: the app's first frame reached tmux's screen 40-60 ms after it was written, the bare app's
-    3 ms). The pane's shell waits for a signal before it runs `command`, so the watcher is attached first.
+    A tmux control-mode client attached read-only reports every output of the pane (a thread reads
+    its reports as they come, so tmux never waits on us); the screen is captured only then. Polling
+    capture-pane every 2 ms kept a core of this 2-core machine busy, taking it from tmux and the app,
+    and so delayed most what keeps working after its first frame (measured: the app's first frame
+    reached tmux's screen 40-60 ms after it was written, the bare app's 3 ms).
     """
+
+    def __init__(self, session: str, timeout: float = 20.0) -> None:
+        self.session = session
+        self.timeout = timeout
+        self.process = subprocess.Popen(
+            ["tmux", "-C", "attach", "-t", session, "-f", "ignore-size,read-only"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,  # bytes: tmux may split a character's bytes between two lines
+        )
+        self.outputs: queue.SimpleQueue[bool] = queue.SimpleQueue()  # True: the pane wrote; False: tmux ended
+        attached = threading.Event()
+        threading.Thread(target=self._read, args=(attached,), daemon=True).start()
+        if not attached.wait(timeout):
+            self.close()
+            raise RuntimeError(f"tmux could not attach to {session}")
+
+    def _read(self, attached: threading.Event) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            if line.startswith(b"%end"):  # the reply to attaching
+                attached.set()
+            elif line.startswith(b"%output"):
+                self.outputs.put(True)
+        self.outputs.put(False)
+
+    def forget(self) -> None:
+        """Drop the outputs reported so far (before a key press: only what follows it counts)."""
+        while not self.outputs.empty():
+            self.outputs.get_nowait()
+
+    def wait(self, needles: list[str]) -> float:
+        """perf_counter() when every needle is on screen (read at the first output that shows them, and
+        every 50 ms without output in case tmux reported the last output before drawing it)."""
+        deadline = time.perf_counter() + self.timeout
+        while time.perf_counter() < deadline:
+            try:
+                if not self.outputs.get(timeout=0.05):
+                    break  # tmux ended
+            except queue.Empty:
+                pass
+            screen = tmux("capture-pane", "-t", self.session, "-p")
+            if all(needle in screen for needle in needles):
+                return time.perf_counter()
+        raise TimeoutError(f"{needles} did not appear in tmux")
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+def tmux_start(session: str, command: str, needles: list[str]) -> tuple[float, PaneWatcher]:
+    """Launch `command` in a new tmux session; ms until every needle is on screen, and the pane's
+    watcher (still attached: the caller closes it). The pane's shell waits for a signal before it
+    runs `command`, so the watcher is attached first."""
     go = f"{session}_go"
     tmux("new-session", "-d", "-s", session, "-x", str(SIZE[0]), "-y", str(SIZE[1]), f"tmux wait-for {go}; exec {command}")
-    watcher = subprocess.Popen(
-        ["tmux", "-C", "attach", "-t", session, "-f", "ignore-size,read-only"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,  # bytes: tmux may split a character's bytes between two lines
-    )
-    timer = threading.Timer(20.0, watcher.kill)
-    timer.start()
+    watcher = PaneWatcher(session)
     try:
-        assert watcher.stdout is not None
-        while not (line := watcher.stdout.readline()).startswith(b"%end"):  # the reply to attaching
-            if not line:
-                raise RuntimeError(f"tmux could not attach to {session}")
         launched = time.perf_counter()
         tmux("wait-for", "-S", go)
-        while True:
-            line = watcher.stdout.readline()
-            if not line:
-                raise TimeoutError(f"{needles} did not appear in tmux")
-            if line.startswith(b"%output"):
-                screen = tmux("capture-pane", "-t", session, "-p")
-                if all(needle in screen for needle in needles):
-                    return (time.perf_counter() - launched) * 1000
-    finally:
-        timer.cancel()
-        watcher.kill()
-        watcher.wait()
+        return (watcher.wait(needles) - launched) * 1000, watcher
+    except BaseException:
+        watcher.close()
+        raise
 
 
 def page_row(session: str, needle: str) -> int:
@@ -412,21 +440,28 @@ def tmux_measure(db_path: Path, env: dict[str, str], runs: int, turns: int) -> d
         session = f"bench{os.getpid()}_{run}"
         reset_position(db_path)
         try:
-            starts.append(tmux_start(session, command, [" 1 of 1000", needle]))
-            if run == 0:
-                row = page_row(session, needle)
-                time.sleep(1.0)  # the library list and the chat fill in: the page must not move
-                moved = page_row(session, needle) != row
-                number = int(tmux_current_page(session))
-                for _ in range(turns):
-                    sent = time.perf_counter()
-                    tmux("send-keys", "-t", session, "Right")
-                    number += 1
-                    turn_ms.append((wait_for(session, f" {number} of ") - sent) * 1000)
+            start_ms, watcher = tmux_start(session, command, [" 1 of 1000", needle])
+            try:
+                starts.append(start_ms)
+                if run == 0:
+                    row = page_row(session, needle)
+                    time.sleep(1.0)  # the library list and the chat fill in: the page must not move
+                    moved = page_row(session, needle) != row
+                    number = int(tmux_current_page(session))
+                    for _ in range(turns):
+                        watcher.forget()
+                        sent = time.perf_counter()
+                        tmux("send-keys", "-t", session, "Right")
+                        number += 1
+                        turn_ms.append((watcher.wait([f" {number} of "]) - sent) * 1000)
+            finally:
+                watcher.close()
         finally:
             tmux("kill-session", "-t", session)
         try:
-            bare_starts.append(tmux_start(f"{session}_bare", bare_command, [needle]))
+            bare_ms, bare_watcher = tmux_start(f"{session}_bare", bare_command, [needle])
+            bare_watcher.close()
+            bare_starts.append(bare_ms)
         finally:
             tmux("kill-session", "-t", f"{session}_bare")
     return {"start_ms": starts, "bare_start_ms": bare_starts, "turn_ms": turn_ms, "moved": moved}
@@ -563,7 +598,7 @@ def main() -> None:
         if real["turn_ms"]:
             t = real["turn_ms"]
             print(
-                f"tmux: send-keys Right to new page visible ({len(t)} turns, includes tmux polling): "
+                f"tmux: send-keys Right to new page visible ({len(t)} turns, includes tmux's latency): "
                 f"p50 {pct(t, 0.5):.1f} ms, p90 {pct(t, 0.9):.1f} ms"
             )
     if not args.workdir:

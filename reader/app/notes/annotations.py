@@ -5,13 +5,13 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING
 
-from reader.domain.annotation_ports import AnnotationRepository, BookmarkRepository
 from reader.domain.annotations import Annotation, AnnotationLine, MarkCounts
 from reader.domain.errors import ReaderError
-from reader.domain.ports import BookRepository, ChunkRepository
 
 if TYPE_CHECKING:
     from reader.app.notes.reanchoring import ReanchorReport
+    from reader.domain.annotation_ports import AnnotationRepository, BookmarkRepository
+    from reader.domain.ports import BookRepository, ChunkRepository
 
 
 class AnnotationsUseCase:

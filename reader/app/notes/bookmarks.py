@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from reader.domain.annotation_ports import BookmarkRepository
 from reader.domain.annotations import Bookmark
 from reader.domain.models import join_chunks
-from reader.domain.ports import ChunkRepository
+
+if TYPE_CHECKING:  # annotations only: the ports load with the adapters that implement them
+    from reader.domain.annotation_ports import BookmarkRepository
+    from reader.domain.ports import ChunkRepository
 
 
 class Toggled(NamedTuple):

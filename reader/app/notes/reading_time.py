@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 from reader.app.notes.reading_pace import Pace, TimeLeft, counts_as_reading, time_left
 from reader.app.pages.page_lookup import page_chapter
-from reader.domain.annotation_ports import ReadingLogRepository
 from reader.domain.models import Book, Chapter, Chunk
-from reader.domain.ports import ChunkRepository
+
+if TYPE_CHECKING:  # annotations only: the ports load with the adapters that implement them
+    from reader.domain.annotation_ports import ReadingLogRepository
+    from reader.domain.ports import ChunkRepository
 
 PACE_DAYS = 90
 """The pace is measured over the reading of the last this many days."""
