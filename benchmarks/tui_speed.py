@@ -367,9 +367,11 @@ class PaneWatcher:
             stdout=subprocess.PIPE,  # bytes: tmux may split a character's bytes between two lines
         )
         self.outputs: queue.SimpleQueue[bool] = queue.SimpleQueue()  # True: the pane wrote; False: tmux ended
+        self.ended = False
         attached = threading.Event()
-        threading.Thread(target=self._read, args=(attached,), daemon=True).start()
-        if not attached.wait(timeout):
+        self.reader = threading.Thread(target=self._read, args=(attached,), daemon=True)
+        self.reader.start()
+        if not attached.wait(timeout) or self.ended:
             self.close()
             raise RuntimeError(f"tmux could not attach to {session}")
 
@@ -380,12 +382,16 @@ class PaneWatcher:
                 attached.set()
             elif line.startswith(b"%output"):
                 self.outputs.put(True)
+        self.ended = True
+        attached.set()
         self.outputs.put(False)
 
     def forget(self) -> None:
         """Drop the outputs reported so far (before a key press: only what follows it counts)."""
         while not self.outputs.empty():
-            self.outputs.get_nowait()
+            if not self.outputs.get_nowait():
+                self.outputs.put(False)  # tmux ended: keep saying so
+                return
 
     def wait(self, needles: list[str]) -> float:
         """perf_counter() when every needle is on screen (read at the first output that shows them, and
@@ -394,7 +400,7 @@ class PaneWatcher:
         while time.perf_counter() < deadline:
             try:
                 if not self.outputs.get(timeout=0.05):
-                    break  # tmux ended
+                    raise RuntimeError(f"tmux session {self.session} ended before {needles} appeared")
             except queue.Empty:
                 pass
             screen = tmux("capture-pane", "-t", self.session, "-p")
@@ -405,6 +411,10 @@ class PaneWatcher:
     def close(self) -> None:
         self.process.kill()
         self.process.wait()
+        self.reader.join(timeout=1.0)  # it reads to the end of the killed client's output
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe is not None:
+                pipe.close()
 
 
 def tmux_start(session: str, command: str, needles: list[str]) -> tuple[float, PaneWatcher]:

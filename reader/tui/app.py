@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -108,6 +109,8 @@ class ReaderApp(App[None]):
             self.unregister_theme(name)
         for theme in loaded.themes:
             self.register_theme(theme)
+        self.first_paint = threading.Event()
+        """Set once the first frame is up: worker threads whose reads would race it wait for it."""
         self.theme_note = ""
         self.theme = self._initial_theme()  # before the first paint, so CSS is built once
         self.saved_css = SavedCss(saved_css_path())
@@ -146,9 +149,11 @@ class ReaderApp(App[None]):
         self.call_after_refresh(self._started)
 
     def _started(self) -> None:
-        """After the first paint: the collector back on (see reader.startup), the CSS parsed so far saved."""
+        """After the first paint: the collector back on (see reader.startup), the CSS parsed so far saved,
+        the workers waiting for it released."""
         freeze_startup_heap()
         self.saved_css.save()
+        self.first_paint.set()
 
     def on_unmount(self) -> None:
         thaw_heap()  # on_mount froze what start-up made (reader.startup)

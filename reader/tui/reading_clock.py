@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 FLUSH_PAGES = 5
 """Timed pages are written to the reading log in batches of this many (and when the book closes)."""
 
+FIRST_PAINT_WAIT = 2.0
+"""Seconds the words-per-page read waits for the app's first frame at most."""
+
 
 class PaceLoaded(Message):
     """The words on each page of a book and the reader's pace, loaded in a worker."""
@@ -52,15 +55,17 @@ class ReadingClock:
         self.clock = PageClock()
         self.words = None
         self.book_id = book.id if book is not None else None
-        if book is not None:  # after the page is painted: reading the book's words takes a while
-            self.owner.call_after_refresh(
-                self.owner.run_worker, lambda: self._load(book), thread=True, group="pace", exit_on_error=False
-            )
+        if book is not None:
+            self.owner.run_worker(lambda: self._load(book), thread=True, group="pace", exit_on_error=False)
 
     def _load(self, book: Book) -> None:
-        services = getattr(self.owner.app, "services", None)
+        app = self.owner.app
+        services = getattr(app, "services", None)
         if services is None:
             return
+        first_paint = getattr(app, "first_paint", None)
+        if first_paint is not None:  # reading a long book's words (20 ms for 1,000 pages) would race it
+            first_paint.wait(FIRST_PAINT_WAIT)
         reading = services.reading_time
         self.owner.post_message(PaceLoaded(book.id, reading.page_words(book), reading.pace()))
 
