@@ -8,8 +8,9 @@ from pathlib import Path
 
 from reader.adapters.extractors.common import check_file, clean_field, one_line, shown, title_from_filename
 from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS, paginate
-from reader.adapters.extractors.text_cleanup import clean_paragraph, split_paragraphs
+from reader.adapters.extractors.text_cleanup import clean_paragraph
 from reader.adapters.extractors.text_decoding import DecodedText, decode_text
+from reader.adapters.extractors.text_headings import find_headings, split_blocks
 from reader.adapters.extractors.text_metadata import stated_metadata
 from reader.domain.errors import ExtractionError
 from reader.domain.extracted import ExtractedBook, ExtractedChapter, ExtractedPage
@@ -34,14 +35,6 @@ _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"(\*\*|\*)(?=\S)(.+?)(?<=\S)\1|(?<!\w)(__|_)(?=\S)(.+?)(?<=\S)\3(?!\w)")
 _CODE = re.compile(r"`([^`]+)`")
-_NUMBER_WORD = (
-    r"(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen"
-    r"|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|first|second|third|fourth|fifth|sixth|seventh"
-    r"|eighth|ninth|tenth|last|the\s+\w+)(?:-\w+)?"
-)
-_CHAPTER_LINE = re.compile(
-    rf"^(?:CHAPTER|Chapter|PART|Part|BOOK|Book|VOLUME|Volume)\s+(?:[IVXLCDM]+|\d+|{_NUMBER_WORD})\b[.:]?(?:\s.*)?$"
-)
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 
 
@@ -73,7 +66,7 @@ class TextExtractor:
             sections = markdown_sections(text)
         else:
             meta = stated_metadata(text)
-            sections = text_sections(text)
+            sections = text_sections(text, meta.get("title", ""))
         title = meta.get("title") or (_single_h1(sections) if markdown else "") or title_from_filename(path)
         pages: list[ExtractedPage] = []
         chapters: list[ExtractedChapter] = []
@@ -95,7 +88,7 @@ class TextExtractor:
             pages=pages,
             chapters=chapters,
             pagination="synthetic",
-            warnings=[_guess_warning(decoded.encoding)] if decoded.guessed else [],
+            warnings=[_guess_warning(decoded)] if decoded.guessed else [],
             encoding=decoded.encoding,
         )
 
@@ -115,12 +108,13 @@ def read_text(path: Path) -> DecodedText:
         ) from None
     decoded = decode_text(data, shown(path))
     text = decoded.text.replace("\r\n", "\n").replace("\r", "\n")
-    return DecodedText(text, decoded.encoding, decoded.guessed)
+    return DecodedText(text, decoded.encoding, decoded.guessed, decoded.alternatives)
 
 
-def _guess_warning(encoding: str) -> str:
+def _guess_warning(decoded: DecodedText) -> str:
+    weighed = f" (it read almost as well as {', '.join(decoded.alternatives)})" if decoded.alternatives else ""
     return (
-        f"Not UTF-8: the text encoding was guessed as {encoding}; "
+        f"Not UTF-8: the text encoding was guessed as {decoded.encoding}{weighed}; "
         "if letters look wrong, convert the file to UTF-8 and import it again."
     )
 
@@ -220,56 +214,17 @@ def _single_h1(sections: list[_Section]) -> str:
     return ""
 
 
-def text_sections(text: str) -> list[_Section]:
-    """Paragraphs of plain text (blank-line separated), split into chapters at "Chapter I"-style lines.
-
-    Only a chapter line followed by prose starts a chapter (see `_chapter_starts`): a contents list
-    written one entry per paragraph stays ordinary paragraphs of the section it is in.
-    """
-    lines = text.split("\n")
-    if len(lines) > 1 and not any(not line.strip() for line in lines[:-1]):
-        paragraphs = [p for p in (clean_paragraph(line) for line in lines) if p]
-    else:
-        paragraphs = split_paragraphs(text)
-    starts = _chapter_starts(paragraphs)
+def text_sections(text: str, book_title: str = "") -> list[_Section]:
+    """Paragraphs of plain text (blank-line separated), split into chapters where `find_headings` finds
+    headings; a heading's lines stay the first paragraphs of its chapter."""
+    blocks = split_blocks(text)
+    paragraphs = [clean_paragraph(block.text) for block in blocks]
+    headings = {heading.block: heading for heading in find_headings(blocks, book_title)}
     sections = [_Section(None, 0)]
     for index, paragraph in enumerate(paragraphs):
-        if index in starts:
-            sections.append(_Section(paragraph, 0, [paragraph]))
-        else:
+        heading = headings.get(index)
+        if heading is not None:
+            sections.append(_Section(heading.title, heading.level))
+        if paragraph:
             sections[-1].paragraphs.append(paragraph)
     return [s for s in sections if s.paragraphs]
-
-
-PROSE_CHARS = 200
-"""A chapter line needs this much text before the next chapter line to start a chapter."""
-
-
-def _chapter_starts(paragraphs: list[str]) -> set[int]:
-    """Indexes of the chapter lines that start chapters.
-
-    A chapter line starts one when prose (PROSE_CHARS of text) follows it before the next chapter line,
-    or when it heads such a chapter line directly with another keyword ("PART ONE" over "CHAPTER I")
-    and repeats no keyword of the headings under it, nor is one of a list of same-keyword lines (unless it
-    repeats an earlier line: the list was a contents list and the heading follows it).
-    Other chapter lines are a contents list.
-    """
-    lines = [i for i, p in enumerate(paragraphs) if len(p) <= 80 and _CHAPTER_LINE.match(p)]
-    keyword = {i: paragraphs[i].split(None, 1)[0].lower() for i in lines}
-    first: dict[str, int] = {}
-    for i in lines:
-        first.setdefault(paragraphs[i], i)
-    stacks: dict[int, set[str]] = {}  # a starting line -> the keywords of it and the headings under it
-    for n in range(len(lines) - 1, -1, -1):
-        i = lines[n]
-        end = lines[n + 1] if n + 1 < len(lines) else len(paragraphs)
-        if sum(len(p) for p in paragraphs[i + 1 : end]) >= PROSE_CHARS:
-            stacks[i] = {keyword[i]}
-        elif (
-            end == i + 1
-            and end in stacks
-            and keyword[i] not in stacks[end]
-            and (keyword.get(i - 1) != keyword[i] or first[paragraphs[i]] < i)
-        ):
-            stacks[i] = {keyword[i], *stacks[end]}
-    return set(stacks)

@@ -10,8 +10,10 @@ control characters, no plausible encoding) raises ExtractionError with one line.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
+from reader.adapters.extractors.language_cues import COMMON_WORDS, LETTERS, WORD_PUNCTUATION
 from reader.domain.errors import ExtractionError
 
 BOOK_ENCODINGS = (
@@ -42,6 +44,17 @@ SAMPLE_BYTES = 64 * 1024
 CHAOS_TIE = 0.01
 COHERENCE_TIE = 0.25
 """Detector answers this close in mess ratio and in language coherence are ties."""
+
+LATIN_CODE_PAGES = frozenset(
+    ("cp1252", "latin_1", "iso8859_15", "cp1250", "iso8859_2", "cp1254", "cp1257", "mac_roman")
+)
+"""Single-byte code pages that share ASCII and differ only in the letters and marks above it."""
+LANGUAGE_BYTES = 256 * 1024
+"""The language is read from the ASCII words of at most this much of the file."""
+LANGUAGE_SHARE = 0.04
+"""A language's common words must be at least this share of a text's ASCII words to name it."""
+CLOSE_READING = 0.9
+"""A code page scoring at least this share of the best reading is named as an alternative weighed."""
 
 _BOMS = (  # UTF-32 before UTF-16: FF FE 00 00 starts with FF FE
     (b"\xff\xfe\x00\x00", "utf-32-le"),
@@ -78,6 +91,8 @@ class DecodedText:
     text: str
     encoding: str
     guessed: bool = False
+    alternatives: tuple[str, ...] = ()
+    """Other encodings that read almost as well (an uncertain guess names them)."""
 
 
 def decode_text(data: bytes, shown_path: str) -> DecodedText:
@@ -103,14 +118,16 @@ def decode_text(data: bytes, shown_path: str) -> DecodedText:
     utf8 = _utf8(data)
     if utf8 is not None:
         return DecodedText(_strip_artifacts(utf8), "utf-8")
-    for encoding in _candidates(data):
+    candidates, alternatives = _by_reading(data, _candidates(data))
+    for encoding in candidates:
         try:
             text = data.decode(encoding)
         except UnicodeDecodeError:
             continue
         if encoding == "cp1252" and not data.translate(None, _NOT_C1):
             encoding = "latin_1"  # no byte in 0x80-0x9F: the same text, and valid Latin-1
-        return DecodedText(_strip_artifacts(text), _NAMES.get(encoding, encoding), guessed=True)
+        named = tuple(_NAMES.get(a, a) for a in alternatives if a != encoding)
+        return DecodedText(_strip_artifacts(text), _NAMES.get(encoding, encoding), True, named)
     raise ExtractionError(
         f"{shown_path} is not text in any encoding reader recognises (UTF-8, UTF-16, Windows-1252 and "
         "other book encodings); if it is text, convert it to UTF-8, e.g. with `iconv -t utf-8`."
@@ -200,6 +217,68 @@ def _candidates(data: bytes) -> list[str]:
     ordered = sorted(near, key=rank.__getitem__)
     ordered += [name for _, _, name in scored if name not in ordered]
     return [*ordered, *(["cp1252"] if "cp1252" not in ordered else [])]
+
+
+def text_language(data: bytes) -> str | None:
+    """The language whose common words are most of a text's ASCII words, if one clearly is."""
+    words = re.findall(rb"[A-Za-z]+", data[:LANGUAGE_BYTES])
+    if len(words) < 50:
+        return None
+    counts: dict[bytes, int] = {}
+    for word in words:
+        key = word.lower()
+        counts[key] = counts.get(key, 0) + 1
+    hits = {
+        language: sum(counts.get(w.encode(), 0) for w in set(common.split()) if w.isascii())
+        for language, common in COMMON_WORDS.items()
+    }
+    language = max(hits, key=hits.__getitem__)
+    return language if hits[language] >= LANGUAGE_SHARE * len(words) else None
+
+
+def reading_score(text: str, letters: str) -> int:
+    """How well a decoded text reads: +1 for each character above ASCII where the language would have
+    it (its accented letters inside words, quotes and dashes at word edges), -1 where it would not (a
+    letter the language does not write, an upper-case letter after a lower-case one, a mark inside a
+    word), -2 for a control character."""
+    score = 0
+    for i, char in enumerate(text):
+        if char < "\x80":
+            continue
+        before = text[i - 1] if i else " "
+        after = text[i + 1] if i + 1 < len(text) else " "
+        category = unicodedata.category(char)[0]
+        if category == "L":
+            fits = char.lower() in letters and not (char.isupper() and before.islower())
+            score += 1 if fits else -1
+        elif category == "C":
+            score -= 2
+        elif before.isalpha() and after.isalpha() and char not in WORD_PUNCTUATION:
+            score -= 1
+        else:
+            score += 1
+    return score
+
+
+def _by_reading(data: bytes, candidates: list[str]) -> tuple[list[str], list[str]]:
+    """The candidates with the Latin code page that reads best in the text's language first, and the
+    others that read almost as well; unchanged when the language is not known."""
+    latin = [c for c in candidates if c in LATIN_CODE_PAGES]
+    language = text_language(data) if len(latin) > 1 else None
+    if language is None:
+        return candidates, []
+    sample = _sample(data)
+    scores: dict[str, int] = {}
+    for encoding in latin:
+        try:
+            scores[encoding] = reading_score(sample.decode(encoding), LETTERS[language])
+        except UnicodeDecodeError:
+            continue
+    if not scores:
+        return candidates, []
+    best = max(scores, key=lambda e: (scores[e], -candidates.index(e)))
+    close = [e for e in scores if e != best and scores[e] >= CLOSE_READING * scores[best] > 0]
+    return [best, *(c for c in candidates if c != best)], close
 
 
 def _strip_artifacts(text: str) -> str:

@@ -1,0 +1,290 @@
+"""Book structure on real books: chapters found in plain texts and outline-less PDFs, and decoding.
+
+Usage: python benchmarks/structure_quality.py [--books DIR] [--book SLUG] [--no-pdf] [-v]
+
+For every plain text in ../shared/books and ../shared/books/wide:
+- reference chapters: the story chapters of the EPUB of the same edition when there is one (its
+  contents entries inside the story's pages, matter and the book's title left out), else the list in
+  benchmarks/structure_reference/<slug>.txt (written by hand from the book's own contents and headings)
+- found: reference chapters the text extractor finds, in order, with the same title (case,
+  punctuation and numbering ignored; untitled chapters compare their numbers)
+- false: chapters the extractor gives that match no reference chapter
+- sentences: for a text with an EPUB, sentences sampled from the EPUB's story found word for word
+  (quotes, dashes and accents included, whitespace aside) in the text's pages
+- structure share: the time spent finding headings, as a share of the whole extraction
+
+For every EPUB in the folders, a PDF without an outline is built from its text (title, copyright and
+contents pages, chapters on new pages, running heads, page numbers, roman page labels; see
+benchmarks/structure_pdfs.py) and measured the same way (sentences: line-end hyphens aside).
+
+Books are split into a tuning half (the rules were written looking at them) and a checking half
+(not looked at while writing them); the totals are printed for each.
+Targets: >= 95% of reference chapters found, false chapters < 5% of them, every sampled sentence
+decoded as the EPUB has it (PDFs 95%), structure finding < 5% of extraction time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from reader.adapters.extractors.epub import EpubExtractor  # noqa: E402
+from reader.adapters.extractors.text import TextExtractor, read_text  # noqa: E402
+from reader.adapters.extractors.text_headings import find_headings, split_blocks, title_key  # noqa: E402
+from reader.app.pages.story_pages import find_story_pages  # noqa: E402
+from reader.domain.book_matter import matter_title  # noqa: E402
+from reader.domain.extracted import ExtractedBook  # noqa: E402
+from reader.domain.models import Chapter  # noqa: E402
+
+TUNING = {
+    "a-christmas-carol",
+    "anne-of-avonlea",
+    "dubliners",
+    "heart-of-darkness",
+    "madame-bovary",
+    "romeo-and-juliet",
+    "the-time-machine",
+    "moby-dick",
+    "letters-of-norah",
+    "gullivers-travels",
+    "dracula",
+}
+"""Books looked at while writing the heading rules; the others are the checking half."""
+SENTENCES = 40
+_NUMBERING = re.compile(
+    r"^\W*(?:(?:[^\W\d_]+\.?\s+)?(?:the\s+)?(?:[ivxlcdm]+|\d+|[a-zé]+(?:-[a-z]+)?)\b[.:)]?\s*[-—–:.]*\s*)",
+    re.IGNORECASE,
+)
+_ROMAN_OR_DIGITS = re.compile(r"^(?:[ivxlcdm]+|\d+)$", re.IGNORECASE)
+
+
+def chapter_key(title: str) -> str:
+    """A chapter title without its numbering ("CHAPTER IV. The Storm" -> "the storm"); an untitled
+    chapter keeps its numbering ("CHAPTER IV" -> "chapter iv")."""
+    key = title_key(title.replace("_", ""))
+    words = key.split()
+    # drop a leading "<division word> <number>" or "<number>"
+    if len(words) >= 2 and _ROMAN_OR_DIGITS.match(words[1]) and words[0].isalpha():
+        rest = words[2:]
+    elif words and _ROMAN_OR_DIGITS.match(words[0]):
+        rest = words[1:]
+    else:
+        rest = words
+    return " ".join(rest) if rest else key
+
+
+def same_chapter(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    shorter, longer = sorted((a, b), key=len)
+    return len(shorter) >= 10 and longer.startswith(shorter)
+
+
+@dataclass
+class Score:
+    reference: int
+    found: int
+    false: int
+    missing: list[str]
+    extra: list[str]
+
+
+def compare(reference: list[str], titles: list[str]) -> Score:
+    """Reference chapters found in order among `titles` (an in-order greedy alignment)."""
+    keys = [chapter_key(t) for t in titles]
+    used = [False] * len(titles)
+    found = 0
+    missing: list[str] = []
+    at = 0
+    for title in reference:
+        key = chapter_key(title)
+        hit = next((i for i in range(at, len(keys)) if not used[i] and same_chapter(key, keys[i])), None)
+        if hit is None:  # out of order: anywhere unused
+            hit = next((i for i in range(len(keys)) if not used[i] and same_chapter(key, keys[i])), None)
+        if hit is None:
+            missing.append(title)
+            continue
+        used[hit] = True
+        found += 1
+        at = hit + 1
+    extra = [t for t, u in zip(titles, used, strict=True) if not u]
+    return Score(len(reference), found, len(extra), missing, extra)
+
+
+def read_reference(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def epub_story_chapters(book: ExtractedBook) -> list[str]:
+    """An EPUB's story chapters: contents entries inside its story pages, matter and title left out."""
+    count = len(book.pages)
+    chapters = [
+        Chapter(i, c.title, c.start_page, count, c.level) for i, c in enumerate(book.chapters)
+    ]
+    story = find_story_pages([p.text for p in book.pages], chapters, book.title)
+    book_key = title_key(book.title)
+    return [
+        c.title
+        for c in book.chapters
+        if story.first <= c.start_page <= story.last
+        and not matter_title(c.title)
+        and title_key(c.title) != book_key
+        and title_key(c.title) not in book_key
+    ]
+
+
+def sample_sentences(book: ExtractedBook, seed: int) -> list[str]:
+    """Sentences of 40-200 characters from an EPUB's story pages, sampled with a fixed seed."""
+    count = len(book.pages)
+    chapters = [Chapter(i, c.title, c.start_page, count, c.level) for i, c in enumerate(book.chapters)]
+    story = find_story_pages([p.text for p in book.pages], chapters, book.title)
+    sentences: list[str] = []
+    for number in range(story.first, story.last + 1):
+        text = " ".join(book.pages[number - 1].text.split())
+        sentences += [s for s in re.split(r"(?<=[.!?])\s+", text) if 40 <= len(s) <= 200]
+    rng = random.Random(seed)
+    return rng.sample(sentences, min(SENTENCES, len(sentences)))
+
+
+def sentences_found(sentences: list[str], pages: list[str], hyphens: bool = False) -> int:
+    joined = " ".join(" ".join(p.split()) for p in pages)
+    if hyphens:
+        joined = re.sub(r"(\w)- (\w)", r"\1\2", joined)
+    return sum(1 for s in sentences if (re.sub(r"(\w)- (\w)", r"\1\2", s) if hyphens else s) in joined)
+
+
+def structure_seconds(path: Path) -> float:
+    text = read_text(path).text
+    started = time.perf_counter()
+    find_headings(split_blocks(text))
+    return time.perf_counter() - started
+
+
+@dataclass
+class Row:
+    name: str
+    half: str
+    score: Score
+    sentences: tuple[int, int] | None
+    share: float | None
+
+
+def text_rows(folders: list[Path], only: str | None) -> list[Row]:
+    rows: list[Row] = []
+    for folder in folders:
+        for path in sorted(folder.glob("*.txt")):
+            slug = path.stem
+            if only and only != slug:
+                continue
+            epub = path.with_suffix(".epub")
+            ref_file = ROOT / "benchmarks" / "structure_reference" / f"{slug}.txt"
+            epub_book = EpubExtractor().extract(epub) if epub.exists() else None
+            if epub_book is not None:
+                reference = epub_story_chapters(epub_book)
+            elif ref_file.exists():
+                reference = read_reference(ref_file)
+            else:
+                continue
+            started = time.perf_counter()
+            book = TextExtractor().extract(path)
+            total = time.perf_counter() - started
+            share = structure_seconds(path) / total if total else 0.0
+            score = compare(reference, [c.title for c in book.chapters])
+            sentences = None
+            if epub_book is not None:
+                sample = sample_sentences(epub_book, seed=len(slug))
+                sentences = (sentences_found(sample, [p.text for p in book.pages]), len(sample))
+            rows.append(Row(f"{slug}.txt", "tuning" if slug in TUNING else "checking", score, sentences, share))
+    return rows
+
+
+def pdf_rows(folders: list[Path], only: str | None, workdir: Path) -> list[Row]:
+    try:
+        from benchmarks.structure_pdfs import make_pdf_from_epub
+    except ImportError as error:
+        print(f"(no PDFs: {error})")
+        return []
+    from reader.adapters.extractors.pdf import PdfExtractor
+
+    rows: list[Row] = []
+    for folder in folders:
+        for epub in sorted(folder.glob("*.epub")):
+            slug = epub.stem
+            if only and only != slug:
+                continue
+            out = workdir / f"{slug}.pdf"
+            reference = make_pdf_from_epub(epub, out)
+            started = time.perf_counter()
+            book = PdfExtractor().extract(out)
+            total = time.perf_counter() - started
+            score = compare(reference, [c.title for c in book.chapters])
+            epub_book = EpubExtractor().extract(epub)
+            sample = sample_sentences(epub_book, seed=len(slug))
+            found = sentences_found(sample, [p.text for p in book.pages], hyphens=True)
+            half = "tuning" if slug in TUNING else "checking"
+            rows.append(Row(f"{slug}.pdf", half, score, (found, len(sample)), None if not total else None))
+    return rows
+
+
+def report(rows: list[Row], verbose: bool) -> None:
+    print(f"{'book':44} {'half':8} {'ref':>4} {'found':>6} {'false':>6} {'sentences':>10} {'struct%':>8}")
+    for row in rows:
+        s = row.score
+        sent = f"{row.sentences[0]}/{row.sentences[1]}" if row.sentences else "-"
+        share = f"{row.share * 100:.1f}" if row.share is not None else "-"
+        pct = f"{s.found / s.reference * 100:.0f}%" if s.reference else "-"
+        print(f"{row.name:44} {row.half:8} {s.reference:4} {pct:>6} {s.false:6} {sent:>10} {share:>8}")
+        if verbose:
+            for title in s.missing[:12]:
+                print(f"      missing: {title}")
+            for title in s.extra[:12]:
+                print(f"      false:   {title}")
+    for half in ("tuning", "checking"):
+        part = [r for r in rows if r.half == half]
+        if not part:
+            continue
+        reference = sum(r.score.reference for r in part)
+        found = sum(r.score.found for r in part)
+        false = sum(r.score.false for r in part)
+        below = [r.name for r in part if r.score.reference and r.score.found < 0.95 * r.score.reference]
+        noisy = [r.name for r in part if r.score.reference and r.score.false >= 0.05 * r.score.reference]
+        print(
+            f"{half}: {len(part)} books, chapters found {found}/{reference} ({found / max(1, reference):.1%}), "
+            f"false {false} ({false / max(1, reference):.1%}); under 95% found: {below or 'none'}; "
+            f"false >= 5%: {noisy or 'none'}"
+        )
+    sentences = [r.sentences for r in rows if r.sentences]
+    if sentences:
+        print(f"sentences found word for word: {sum(a for a, _ in sentences)}/{sum(b for _, b in sentences)}")
+    shares = [r.share for r in rows if r.share is not None]
+    if shares:
+        print(f"structure finding, share of text extraction time: max {max(shares):.1%}, mean {sum(shares) / len(shares):.1%}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--books", type=Path, default=ROOT.parent / "shared" / "books")
+    parser.add_argument("--book", help="one book's slug")
+    parser.add_argument("--no-pdf", action="store_true")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args()
+    folders = [args.books, args.books / "wide"]
+    rows = text_rows(folders, args.book)
+    if not args.no_pdf:
+        with tempfile.TemporaryDirectory() as workdir:
+            rows += pdf_rows(folders, args.book, Path(workdir))
+    report(rows, args.verbose)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,534 @@
+"""Finding a plain text's chapters from the evidence the book gives about itself.
+
+A text arrives as blocks (runs of lines between blank lines). A heading is a short block of its own:
+a division word and a number ("CHAPTER IV.", "STAVE ONE: MARLEY'S GHOST", "PREMIÈRE PARTIE"), a numeral
+alone or with a title ("XII.", "II. THE RED-HEADED LEAGUE"; a numeral line and a title line), a named
+heading ("PROLOGUE"), or any title line that the book's contents list names.
+
+The evidence, strongest first:
+- a contents list near the start whose entries reappear later as heading blocks, in order: those
+  blocks are chapters, and the list itself is never a run of chapters;
+- a division word with prose after it (or directly over a heading of an inner division);
+- numerals counting up (1, 2, 3 ..., restarting under an outer division) with chapter-long prose
+  between them: a numbered list of items or a line in capitals inside dialogue is not such a run.
+Levels come from the division's rank (volume > part > chapter > section) and, for numerals, from the
+headings their numbering restarts under.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reader.adapters.extractors.heading_cues import CHAPTER, DIVISION_WORDS, NAMED_HEADINGS, NUMBER_WORDS
+from reader.domain.book_matter import ends_story, starts_story
+
+PROSE_CHARS = 200
+"""A heading needs this much text after it, before the next heading, unless it heads another heading."""
+SECTION_CHARS = 1000
+"""Numerals without a division word must stand this far apart (median) to be headings, not a list."""
+NUMERAL_RUN = 3
+"""Numerals without a division word head chapters only in runs of at least this many."""
+SEQUENCE_SHARE = 0.7
+"""The share of a numeral run's steps that must count up by one (or restart at one)."""
+CONTENTS_SHARE = 0.25
+"""A contents list is looked for in this first share of the text's blocks."""
+CONTENTS_ENTRIES = 3
+"""A contents list names at least this many headings found later in the text."""
+CONTENTS_GAP = 12
+"""Entries of one contents list stand at most this many blocks apart."""
+SYNOPSIS_CHARS = 400
+"""A summary in capitals under a chapter's heading is part of its title up to this length."""
+REPEATED = 3
+"""A heading text seen this many times is a speaker's name or a refrain, not a chapter."""
+MAX_LINE = 80
+MAX_BLOCK = 160
+MAX_TITLE_WORDS = 14
+
+_ROMAN = re.compile(r"^M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$")
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+_NUMBER = r"[IVXLCDM]+|\d{1,4}|[^\W\d_]+(?:-[^\W\d_]+)?"
+_DIVISION = re.compile(
+    rf"^(?P<word>[^\W\d_]+)\.?\s+(?:the\s+)?(?P<number>{_NUMBER})(?![\w'’])[.:,]?(?:\s*[-—–:.]+)?\s*(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_ORDINAL_DIVISION = re.compile(r"^(?P<number>[^\W\d_]+)\s+(?P<word>[^\W\d_]+)\.?(?:\s*[-—–:.]+)?\s*(?P<rest>.*)$")
+_NUMERAL = re.compile(r"^(?P<number>[IVXLCDM]+|\d{1,3})(?:\.|\s*$|\.?\s+(?=\S))\s*(?P<rest>.*)$")
+_LEADER = re.compile(r"(?:\s*\.{2,}|\s{2,}|\s*[.…]\s*)\s*(?:\d{1,4}|[ivxlc]{1,7})\s*$")
+_NON_WORD = re.compile(r"[^\w\s]")
+_SENTENCE_END = re.compile(r"[a-z][.!?][\"'”’]?$")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A run of non-blank lines of the text (stripped), in order."""
+
+    lines: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.lines)
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A chapter found in the text: the block it opens at, how many blocks its heading spans, its title
+    as printed, and its nesting level (0 outermost)."""
+
+    block: int
+    span: int
+    title: str
+    level: int
+
+
+@dataclass(frozen=True)
+class _Form:
+    """What a heading block says: its division word's rank (None: a bare numeral or a title), number,
+    title words, and whether it is a named heading."""
+
+    rank: int | None
+    word: str
+    number: int | None
+    title: str
+    named: bool = False
+
+    @property
+    def shape(self) -> tuple[object, ...]:
+        """Headings of one kind: the same division word, or numerals with or without titles."""
+        if self.named:
+            return ("named",)
+        if self.word:
+            return ("word", self.word)
+        return ("numeral", bool(self.title))
+
+
+def roman_value(text: str) -> int | None:
+    """The value of an upper-case Roman numeral, else None."""
+    if not text or not _ROMAN.match(text):
+        return None
+    total = 0
+    for i, char in enumerate(text):
+        value = _ROMAN_VALUES[char]
+        following = _ROMAN_VALUES[text[i + 1]] if i + 1 < len(text) else 0
+        total += -value if value < following else value
+    return total
+
+
+def number_value(text: str) -> int | None:
+    """A heading's number: arabic, Roman (upper or lower case) or a number word ("twenty-one")."""
+    if text.isdigit():
+        return int(text)
+    roman = roman_value(text.upper()) if text.isupper() or text.islower() else None
+    if roman is not None and (text.isupper() or len(text) <= 4):
+        return roman
+    lowered = text.lower()
+    if lowered in NUMBER_WORDS:
+        return NUMBER_WORDS[lowered]
+    tens, _, units = lowered.partition("-")
+    if units and tens in NUMBER_WORDS and units in NUMBER_WORDS:
+        return NUMBER_WORDS[tens] + NUMBER_WORDS[units]
+    return None
+
+
+def title_key(text: str) -> str:
+    """A title compared without case, punctuation or spacing."""
+    return " ".join(_NON_WORD.sub(" ", text.replace("’", "'").replace("'", "")).casefold().split())
+
+
+def _title_like(text: str) -> bool:
+    """A short line that can be a title: starts with a capital or a quote, is not a sentence of prose
+    (a title may end with a full stop: "Loomings.", "The Carpet-Bag."; prose is long or lower case)."""
+    words = text.split()
+    if not words or len(words) > MAX_TITLE_WORDS or len(text) > MAX_LINE * 2:
+        return False
+    first = text.lstrip("\"'“‘(«[_*")
+    if not first or not (first[0].isupper() or first[0].isdigit()) or text.endswith((",", ";")):
+        return False
+    if _SENTENCE_END.search(text):
+        long_words = [w for w in words if len(w.strip("\"'“”‘’().,;:!?_*")) > 3]
+        capitals = sum(1 for w in long_words if w.lstrip("\"'“‘(_*")[:1].isupper())
+        return len(words) <= 8 and capitals * 2 >= len(long_words)
+    return True
+
+
+def read_form(text: str) -> _Form | None:
+    """What a heading line says, or None when it cannot head a chapter by its form alone."""
+    text = text.strip().strip("_*").strip()
+    if not text or len(text) > MAX_BLOCK:
+        return None
+    match = _DIVISION.match(text)
+    if match and (rank := DIVISION_WORDS.get(match["word"].lower())) is not None:
+        word = match["word"]
+        number = number_value(match["number"])
+        if number is not None and (word[0].isupper()) and _title_like(text):
+            return _Form(rank, word.lower(), number, match["rest"].strip(" .:-—–"))
+    match = _ORDINAL_DIVISION.match(text)
+    if match and (rank := DIVISION_WORDS.get(match["word"].lower())) is not None:
+        number = number_value(match["number"])
+        if number is not None and match["number"][0].isupper() and not match["number"].isdigit():
+            return _Form(rank, match["word"].lower(), number, match["rest"].strip(" .:-—–"))
+    match = _NUMERAL.match(text)
+    if match:
+        digits = match["number"]
+        number = int(digits) if digits.isdigit() else roman_value(digits)
+        rest = match["rest"].strip(" .:-—–")
+        if number is not None and (not rest or _title_like(rest)):
+            return _Form(None, "", number, rest)
+    first = text.split(None, 1)[0].strip(".:").lower()
+    if first in NAMED_HEADINGS and _title_like(text) and len(text.split()) <= 8:
+        return _Form(None, "", None, text.strip(" .:"), named=True)
+    return None
+
+
+def split_blocks(text: str) -> list[Block]:
+    """The text's blocks: runs of non-blank lines, each line stripped (a text without blank lines: one
+    block per line)."""
+    lines = text.split("\n")
+    if len(lines) > 1 and all(line.strip() for line in lines[:-1]):
+        return [Block((line.strip(),)) for line in lines if line.strip()]
+    blocks: list[Block] = []
+    current: list[str] = []
+    for line in lines:
+        if line.strip():
+            current.append(line.strip())
+        elif current:
+            blocks.append(Block(tuple(current)))
+            current = []
+    if current:
+        blocks.append(Block(tuple(current)))
+    return blocks
+
+
+def _short(block: Block) -> bool:
+    return len(block.lines) <= 3 and len(block.text) <= MAX_BLOCK and all(len(x) <= MAX_LINE for x in block.lines)
+
+
+@dataclass
+class _Candidate:
+    block: int
+    span: int
+    form: _Form | None  # None: a title line, a heading only where the contents list names it
+    lines: tuple[str, ...]
+    follow: str | None = None
+    """The next block, when it could be this untitled heading's title ("I" then "An Irate Neighbor")."""
+
+    @property
+    def printed(self) -> str:
+        """The heading as printed, its lines joined ("I." + "STORY OF THE DOOR" -> "I. STORY OF THE DOOR")."""
+        parts = list(self.lines)
+        if self.span > 1 and self.follow:
+            parts.append(self.follow)
+        if len(parts) > 1 and parts[0][-1:].isalnum() and self.form is not None and self.form.number is not None:
+            if not read_form(parts[0]) or not read_form(parts[0]).title:  # type: ignore[union-attr]
+                parts[0] += "."
+        return " ".join(parts)
+
+    def with_follow(self) -> _Candidate:
+        """This heading with the next block as its title."""
+        form = self.form
+        assert form is not None and self.follow is not None
+        titled = _Form(form.rank, form.word, form.number, self.follow, form.named)
+        return _Candidate(self.block, 2, titled, self.lines, self.follow)
+
+
+def _synopsis(text: str) -> bool:
+    """A chapter's summary under its heading, in capitals ("BELFAST--TEMPERANCE--THE POOR HOUSE")."""
+    letters = [c for c in text if c.isalpha()]
+    return 0 < len(text) <= SYNOPSIS_CHARS and sum(c.isupper() for c in letters) >= 0.8 * len(letters)
+
+
+def _title_below(text: str) -> bool:
+    """Whether lines under a numeral or division line can be its title (not italics: a letter's or
+    diary's heading under a chapter line is not the chapter's title)."""
+    return not text.startswith("_") and (_title_like(text) or _synopsis(text))
+
+
+def _candidates(blocks: Sequence[Block]) -> dict[int, _Candidate]:
+    """Every block that could open a chapter, by block index: a heading form on its first line (with
+    its title or summary on the lines under it), or a short title-like block."""
+    found: dict[int, _Candidate] = {}
+    for index, block in enumerate(blocks):
+        first = block.lines[0]
+        form = read_form(first) if len(first) <= MAX_LINE else None
+        if form is None:
+            if _short(block) and _title_like(block.text):
+                found[index] = _Candidate(index, 1, None, block.lines)
+            continue
+        lines: tuple[str, ...] = (first,)
+        if len(block.lines) > 1:
+            rest = " ".join(block.lines[1:])
+            whole = read_form(block.text) if _short(block) else None
+            if whole is not None and whole.shape == form.shape:  # a heading wrapped over two lines
+                form, lines = whole, block.lines
+            elif not form.title and not form.named and _title_below(rest):
+                form, lines = _Form(form.rank, form.word, form.number, rest), block.lines
+            elif form.rank is None:
+                continue  # a numeral opening a paragraph of prose: a list item, not a heading
+        follow = None
+        if not form.title and not form.named and index + 1 < len(blocks):
+            nxt = blocks[index + 1]
+            if len(nxt.lines) <= 3 and read_form(nxt.lines[0]) is None and _title_below(nxt.text):
+                follow = nxt.text
+        found[index] = _Candidate(index, 1, form, lines, follow)
+    return found
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A contents list entry: where it is, its number (if it has one) and its title key."""
+
+    block: int
+    word: str
+    number: int | None
+    key: str
+    title: str
+
+
+def _entries(blocks: Sequence[Block]) -> list[_Entry]:
+    """Lines near the start that could be contents entries (page numbers and dot leaders removed)."""
+    out: list[_Entry] = []
+    story = story_blocks(blocks)
+    for index in range(story.start, story.start + int(len(story) * CONTENTS_SHARE) + 1):
+        if index >= story.stop:
+            break
+        for line in blocks[index].lines:
+            if len(line) > MAX_LINE:
+                continue
+            line = _LEADER.sub("", line).strip()
+            form = read_form(line)
+            if form is not None:
+                out.append(_Entry(index, form.word, form.number, title_key(form.title), form.title))
+            elif _title_like(line):
+                out.append(_Entry(index, "", None, title_key(line), line))
+    return out
+
+
+def _same_title(a: str, b: str) -> bool:
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    shorter, longer = sorted((a, b), key=len)
+    return len(shorter) >= 12 and longer.startswith(shorter)
+
+
+class _TitleIndex:
+    """Candidate headings by title key and by number, for matching contents entries quickly."""
+
+    def __init__(self, candidates: dict[int, _Candidate]) -> None:
+        self.by_key: dict[str, list[int]] = {}
+        self.by_number: dict[tuple[str, int], list[int]] = {}
+        for block in sorted(candidates):
+            candidate = candidates[block]
+            form = candidate.form
+            key = title_key(form.title if form is not None and not form.named else candidate.printed)
+            if key:
+                self.by_key.setdefault(key, []).append(block)
+            if candidate.follow:
+                self.by_key.setdefault(title_key(candidate.follow), []).append(block)
+            if form is not None and not form.title and form.number is not None:
+                self.by_number.setdefault((form.word, form.number), []).append(block)
+        self.keys = sorted(self.by_key)
+
+    def first_after(self, entry: _Entry) -> int | None:
+        """The first candidate after the entry with its title (or, untitled, its number)."""
+        found: list[int] = []
+        if entry.key:
+            found += _after(self.by_key.get(entry.key, []), entry.block)
+            if len(entry.key) >= 12:  # a title cut short on one side
+                at = bisect.bisect_left(self.keys, entry.key)
+                while at < len(self.keys) and self.keys[at].startswith(entry.key):
+                    found += _after(self.by_key[self.keys[at]], entry.block)
+                    at += 1
+                words = entry.key.split()
+                for n in range(1, len(words)):
+                    prefix = " ".join(words[:n])
+                    if len(prefix) >= 12:
+                        found += _after(self.by_key.get(prefix, []), entry.block)
+            if entry.number is not None:
+                found += _after(self.by_number.get((entry.word, entry.number), []), entry.block)
+        return min(found, default=None)
+
+
+def _after(blocks: list[int], block: int) -> list[int]:
+    at = bisect.bisect_right(blocks, block)
+    return blocks[at : at + 1]
+
+
+def _contents_headings(
+    blocks: Sequence[Block], candidates: dict[int, _Candidate]
+) -> tuple[dict[int, str], range]:
+    """Headings the contents list names: {block: title to show} and the blocks the list occupies."""
+    entries = _entries(blocks)
+    if len(entries) < 2:
+        return {}, range(0)
+    index = _TitleIndex(candidates)
+    matched = [(e, block) for e, entry in enumerate(entries) if (block := index.first_after(entry)) is not None]
+    if len(matched) < CONTENTS_ENTRIES:
+        return {}, range(0)
+    # the contents list: the densest run of entries that found their heading
+    clusters: list[list[tuple[int, int]]] = [[matched[0]]]
+    for pair in matched[1:]:
+        if entries[pair[0]].block - entries[clusters[-1][-1][0]].block > CONTENTS_GAP:
+            clusters.append([])
+        clusters[-1].append(pair)
+    matched = max(clusters, key=len)
+    if len(matched) < CONTENTS_ENTRIES:
+        return {}, range(0)
+    first_entry = entries[matched[0][0]].block
+    last_entry = entries[matched[-1][0]].block
+    region = range(first_entry, last_entry + 1)
+    chosen: dict[int, str] = {}
+    previous = last_entry
+    for e, block in sorted(matched):
+        if block <= previous or block in region:
+            continue
+        candidate = candidates[block]
+        form = candidate.form
+        title = candidate.printed
+        if form is not None and not form.title and not form.named and entries[e].title:
+            title = f"{title.rstrip('.')}. {entries[e].title}"  # "I." with its title from the contents
+        chosen[block] = title
+        previous = block
+    if len(chosen) < CONTENTS_ENTRIES or len(chosen) < len({e for e, _ in matched}) // 2:
+        return {}, range(0)
+    return chosen, region
+
+
+def _prose_after(blocks: Sequence[Block], sizes: Sequence[int], start: int, end: int) -> int:
+    """Characters of text in blocks start..end-1."""
+    return sizes[end] - sizes[start] if end > start else 0
+
+
+def _counts_up(numbers: Sequence[int]) -> bool:
+    """Whether numbers count up by one from 1 (restarts at 1 allowed) in most steps."""
+    if len(numbers) < 2 or numbers[0] not in (0, 1):
+        return False
+    good = sum(1 for a, b in zip(numbers, numbers[1:], strict=False) if b == a + 1 or b == 1)
+    return good >= SEQUENCE_SHARE * (len(numbers) - 1)
+
+
+def story_blocks(blocks: Sequence[Block]) -> range:
+    """The blocks between Project Gutenberg's START and END markers (all of them without markers)."""
+    first, last = 0, len(blocks)
+    for index in range(len(blocks) // 2):
+        if starts_story(blocks[index].text):
+            first = index + 1
+    for index in range(first, len(blocks)):
+        if ends_story(blocks[index].text):
+            last = index
+            break
+    return range(first, last)
+
+
+def find_headings(blocks: Sequence[Block], book_title: str = "") -> list[Heading]:
+    """The chapters of a text made of `blocks`, in order (only in its story: none in a licence)."""
+    sizes = [0]
+    for each in blocks:
+        sizes.append(sizes[-1] + len(each.text))
+    story = story_blocks(blocks)
+    candidates = {b: c for b, c in _candidates(blocks).items() if b in story}
+    contents, region = _contents_headings(blocks, candidates)
+    repeats = Counter(title_key(c.printed) for c in candidates.values())
+    formed = {
+        b: c
+        for b, c in candidates.items()
+        if c.form is not None and b not in region and (repeats[title_key(c.printed)] < REPEATED or c.form.word)
+    }
+    chosen: dict[int, tuple[_Candidate, str]] = {b: (candidates[b], t) for b, t in contents.items()}
+    order = sorted(formed)
+
+    def prose_after(block: int, stops: Sequence[int]) -> int:
+        """Characters from the end of the heading at `block` to the next of `stops` (sorted)."""
+        at = bisect.bisect_right(stops, block)
+        end = stops[at] if at < len(stops) else len(blocks)
+        return _prose_after(blocks, sizes, block + formed.get(block, candidates[block]).span, end)
+
+    # runs of one shape: division words, numerals (with or without titles), named headings
+    shapes: dict[tuple[object, ...], list[int]] = {}
+    for block in order:
+        form = formed[block].form
+        assert form is not None
+        shapes.setdefault(form.shape, []).append(block)
+    for members in shapes.values():  # titles on the next line: when most headings of the run have one
+        following = [b for b in members if formed[b].follow is not None]
+        if following and len(following) * 2 >= len(members):
+            for block in following:
+                formed[block] = formed[block].with_follow()
+    for shape, members in shapes.items():
+        kept = [b for b in members if prose_after(b, order) >= PROSE_CHARS]
+        if shape[0] == "numeral":
+            numbers = [n for b in members if (n := formed[b].form.number) is not None]  # type: ignore[union-attr]
+            gaps = sorted(prose_after(b, members) for b in members)
+            if len(members) < NUMERAL_RUN or not _counts_up(numbers) or gaps[len(gaps) // 2] < SECTION_CHARS:
+                continue
+        elif shape[0] == "named":
+            pass
+        elif len(members) > 1 and not kept and len(members) == len(set(members)):
+            continue
+        for block in kept:
+            chosen.setdefault(block, (formed[block], formed[block].printed))
+    # a division heading directly over another ("BOOK ONE" over "CHAPTER I") heads an outer division
+    for block in order:
+        candidate = formed[block]
+        form = candidate.form
+        assert form is not None
+        if block in chosen or form.rank is None:
+            continue
+        nxt = block + candidate.span
+        below = chosen.get(nxt)
+        if below is not None and below[0].form is not None and (below[0].form.rank or CHAPTER) > form.rank:
+            chosen[block] = (candidate, candidate.printed)
+    book_key = title_key(book_title)
+    headings = [
+        (block, candidate, title)
+        for block, (candidate, title) in sorted(chosen.items())
+        if not (book_key and title_key(title) == book_key)
+    ]
+    return _levelled(headings)
+
+
+def _levelled(headings: Sequence[tuple[int, _Candidate, str]]) -> list[Heading]:
+    """Headings with levels: division words by rank, numerals under what their numbering restarts
+    under, named headings and contents titles at the chapters' level (or over a heading they head)."""
+    if not headings:
+        return []
+    ranks: dict[int, float] = {}
+    for block, candidate, _ in headings:
+        form = candidate.form
+        if form is not None and form.rank is not None:
+            ranks[block] = form.rank
+    numeral_shapes: dict[tuple[object, ...], list[int]] = {}
+    for block, candidate, _ in headings:
+        form = candidate.form
+        if form is not None and form.rank is None and not form.named:
+            numeral_shapes.setdefault(form.shape, []).append(block)
+    by_block = {block: candidate for block, candidate, _ in headings}
+    for members in numeral_shapes.values():
+        rank: float = CHAPTER
+        for a, b in zip(members, members[1:], strict=False):
+            form = by_block[b].form
+            if form is not None and form.number in (0, 1):  # a restart: under a heading between a and b
+                between = [ranks.get(x, CHAPTER) for x in by_block if a < x < b and x not in members]
+                if between:
+                    rank = max(rank, min(between) + 1)
+        for block in members:
+            ranks[block] = rank
+    top = min(ranks.values(), default=CHAPTER)
+    blocks = [block for block, _, _ in headings]
+    for i in range(len(blocks) - 1, -1, -1):
+        block = blocks[i]
+        if block in ranks:
+            continue
+        candidate = by_block[block]
+        directly_over = i + 1 < len(blocks) and blocks[i + 1] == block + candidate.span
+        if directly_over and blocks[i + 1] in ranks:
+            ranks[block] = ranks[blocks[i + 1]] - 0.5
+        else:
+            ranks[block] = top if candidate.form is not None and candidate.form.named else CHAPTER
+    distinct = sorted(set(ranks.values()))
+    level = {rank: i for i, rank in enumerate(distinct)}
+    return [Heading(block, by_block[block].span, title, level[ranks[block]]) for block, _, title in headings]
