@@ -57,7 +57,7 @@ DIVISION_WORDS: dict[str, int] = {
 
 NAMED_HEADINGS: frozenset[str] = frozenset(
     """prologue epilogue preface introduction foreword afterword prelude interlude postscript conclusion
-    appendix etymology extracts envoi dedication proem induction chorus
+    appendix etymology extracts envoi proem induction dramatis
     prologue préface avant-propos introduction épilogue conclusion appendice
     vorwort einleitung nachwort prolog epilog vorrede nachschrift
     prólogo epílogo prefacio prologo epilogo prefazione""".split()

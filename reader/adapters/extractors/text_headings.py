@@ -94,6 +94,11 @@ class _Form:
     number: int | None
     title: str
     named: bool = False
+    roman: bool = False
+    """A numeral written in Roman figures (a run of numerals keeps to one way of writing them)."""
+
+    def _replace_title(self, title: str) -> _Form:
+        return _Form(self.rank, self.word, self.number, title, self.named, self.roman)
 
     @property
     def shape(self) -> tuple[object, ...]:
@@ -102,7 +107,7 @@ class _Form:
             return ("named",)
         if self.word:
             return ("word", self.word)
-        return ("numeral", bool(self.title))
+        return ("numeral", self.roman, bool(self.title))
 
 
 def roman_value(text: str) -> int | None:
@@ -154,6 +159,12 @@ def _title_like(text: str) -> bool:
     return True
 
 
+def _division_like(text: str) -> bool:
+    """A heading that opens with a division word or a named heading: its title may be any short
+    phrase ("SCENE I. A public place."; a long one runs on in the next block, see `_candidates`)."""
+    return len(text.split()) <= MAX_TITLE_WORDS * 2
+
+
 def read_form(text: str) -> _Form | None:
     """What a heading line says, or None when it cannot head a chapter by its form alone."""
     text = text.strip().strip("_*").strip()
@@ -163,7 +174,7 @@ def read_form(text: str) -> _Form | None:
     if match and (rank := DIVISION_WORDS.get(match["word"].lower())) is not None:
         word = match["word"]
         number = number_value(match["number"])
-        if number is not None and (word[0].isupper()) and _title_like(text):
+        if number is not None and word[0].isupper() and _division_like(text):
             return _Form(rank, word.lower(), number, match["rest"].strip(" .:-—–"))
     match = _ORDINAL_DIVISION.match(text)
     if match and (rank := DIVISION_WORDS.get(match["word"].lower())) is not None:
@@ -176,9 +187,10 @@ def read_form(text: str) -> _Form | None:
         number = int(digits) if digits.isdigit() else roman_value(digits)
         rest = match["rest"].strip(" .:-—–")
         if number is not None and (not rest or _title_like(rest)):
-            return _Form(None, "", number, rest)
-    first = text.split(None, 1)[0].strip(".:").lower()
-    if first in NAMED_HEADINGS and _title_like(text) and len(text.split()) <= 8:
+            return _Form(None, "", number, rest, roman=not digits.isdigit())
+    words = text.split()
+    first = words[1] if len(words) > 1 and words[0].lower() == "the" else words[0]
+    if first.strip(".:").lower() in NAMED_HEADINGS and _division_like(text) and len(words) <= 8:
         return _Form(None, "", None, text.strip(" .:"), named=True)
     return None
 
@@ -230,7 +242,7 @@ class _Candidate:
         """This heading with the next block as its title."""
         form = self.form
         assert form is not None and self.follow is not None
-        titled = _Form(form.rank, form.word, form.number, self.follow, form.named)
+        titled = form._replace_title(self.follow)
         return _Candidate(self.block, 2, titled, self.lines, self.follow)
 
 
@@ -258,15 +270,21 @@ def _candidates(blocks: Sequence[Block]) -> dict[int, _Candidate]:
                 found[index] = _Candidate(index, 1, None, block.lines)
             continue
         lines: tuple[str, ...] = (first,)
+        if any(read_form(line) is not None for line in block.lines[1:4]) and read_form(block.text) is None:
+            continue  # a list of headings in one block: a contents list
         if len(block.lines) > 1:
             rest = " ".join(block.lines[1:])
             whole = read_form(block.text) if _short(block) else None
             if whole is not None and whole.shape == form.shape:  # a heading wrapped over two lines
                 form, lines = whole, block.lines
             elif not form.title and not form.named and _title_below(rest):
-                form, lines = _Form(form.rank, form.word, form.number, rest), block.lines
+                form, lines = form._replace_title(rest), block.lines
             elif form.rank is None:
                 continue  # a numeral opening a paragraph of prose: a list item, not a heading
+        nxt = blocks[index + 1] if index + 1 < len(blocks) else None
+        if form.word and lines[-1].endswith((",", ";")) and nxt is not None and _synopsis(nxt.text):
+            found[index] = _Candidate(index, 2, form._replace_title(f"{form.title} {nxt.text}"), (*lines, *nxt.lines))
+            continue  # a long title running on in the next block
         follow = None
         if not form.title and not form.named and index + 1 < len(blocks):
             nxt = blocks[index + 1]
@@ -287,13 +305,10 @@ class _Entry:
     title: str
 
 
-def _entries(blocks: Sequence[Block]) -> list[_Entry]:
-    """Lines near the start that could be contents entries (page numbers and dot leaders removed)."""
+def _entries(blocks: Sequence[Block], span: range) -> list[_Entry]:
+    """Lines of blocks in `span` that could be contents entries (page numbers and dot leaders removed)."""
     out: list[_Entry] = []
-    story = story_blocks(blocks)
-    for index in range(story.start, story.start + int(len(story) * CONTENTS_SHARE) + 1):
-        if index >= story.stop:
-            break
+    for index in span:
         for line in blocks[index].lines:
             if len(line) > MAX_LINE:
                 continue
@@ -333,23 +348,23 @@ class _TitleIndex:
                 self.by_number.setdefault((form.word, form.number), []).append(block)
         self.keys = sorted(self.by_key)
 
-    def first_after(self, entry: _Entry) -> int | None:
-        """The first candidate after the entry with its title (or, untitled, its number)."""
-        found: list[int] = []
-        if entry.key:
-            found += _after(self.by_key.get(entry.key, []), entry.block)
-            if len(entry.key) >= 12:  # a title cut short on one side
-                at = bisect.bisect_left(self.keys, entry.key)
-                while at < len(self.keys) and self.keys[at].startswith(entry.key):
-                    found += _after(self.by_key[self.keys[at]], entry.block)
-                    at += 1
-                words = entry.key.split()
-                for n in range(1, len(words)):
-                    prefix = " ".join(words[:n])
-                    if len(prefix) >= 12:
-                        found += _after(self.by_key.get(prefix, []), entry.block)
-            if entry.number is not None:
-                found += _after(self.by_number.get((entry.word, entry.number), []), entry.block)
+    def first_after(self, entry: _Entry, after: int) -> int | None:
+        """The first candidate after block `after` with the entry's title (or, untitled, its number)."""
+        if not entry.key:
+            return None
+        found = _after(self.by_key.get(entry.key, []), after)
+        if len(entry.key) >= 12:  # a title cut short on one side
+            at = bisect.bisect_left(self.keys, entry.key)
+            while at < len(self.keys) and self.keys[at].startswith(entry.key):
+                found += _after(self.by_key[self.keys[at]], after)
+                at += 1
+            words = entry.key.split()
+            for n in range(1, len(words)):
+                prefix = " ".join(words[:n])
+                if len(prefix) >= 12:
+                    found += _after(self.by_key.get(prefix, []), after)
+        if entry.number is not None:
+            found += _after(self.by_number.get((entry.word, entry.number), []), after)
         return min(found, default=None)
 
 
@@ -361,39 +376,66 @@ def _after(blocks: list[int], block: int) -> list[int]:
 def _contents_headings(
     blocks: Sequence[Block], candidates: dict[int, _Candidate]
 ) -> tuple[dict[int, str], range]:
-    """Headings the contents list names: {block: title to show} and the blocks the list occupies."""
-    entries = _entries(blocks)
-    if len(entries) < 2:
-        return {}, range(0)
+    """Headings a contents list names: {block: title to show} and the blocks the list occupies. The
+    list stands near the start with the headings after it, or (as in many French books) at the end
+    with the headings before it."""
     index = _TitleIndex(candidates)
-    matched = [(e, block) for e, entry in enumerate(entries) if (block := index.first_after(entry)) is not None]
+    story = story_blocks(blocks)
+    share = int(len(story) * CONTENTS_SHARE) + 1
+    for front in (True, False):
+        span = range(story.start, min(story.stop, story.start + share)) if front else range(
+            max(story.start, story.stop - share), story.stop
+        )
+        found = _listed_headings(blocks, candidates, index, _entries(blocks, span), front, story)
+        if found[0]:
+            return found
+    return {}, range(0)
+
+
+def _listed_headings(
+    blocks: Sequence[Block],
+    candidates: dict[int, _Candidate],
+    index: _TitleIndex,
+    entries: list[_Entry],
+    front: bool,
+    story: range,
+) -> tuple[dict[int, str], range]:
+    """The headings that `entries` name, matched in order, and the list's blocks."""
+
+    def match(entry: _Entry, after: int) -> int | None:
+        block = index.first_after(entry, after)
+        if block is None or (front and block <= entry.block) or (not front and block >= entry.block):
+            return None
+        return block
+
+    start = story.start - 1
+    matched = [(e, entry.block) for e, entry in enumerate(entries) if match(entry, entry.block if front else start)]
     if len(matched) < CONTENTS_ENTRIES:
         return {}, range(0)
-    # the contents list: the densest run of entries that found their heading
-    clusters: list[list[tuple[int, int]]] = [[matched[0]]]
+    clusters: list[list[tuple[int, int]]] = [[matched[0]]]  # the list: the densest run of matched entries
     for pair in matched[1:]:
-        if entries[pair[0]].block - entries[clusters[-1][-1][0]].block > CONTENTS_GAP:
+        if pair[1] - clusters[-1][-1][1] > CONTENTS_GAP:
             clusters.append([])
         clusters[-1].append(pair)
-    matched = max(clusters, key=len)
-    if len(matched) < CONTENTS_ENTRIES:
+    best = max(clusters, key=len)
+    if len(best) < CONTENTS_ENTRIES:
         return {}, range(0)
-    first_entry = entries[matched[0][0]].block
-    last_entry = entries[matched[-1][0]].block
-    region = range(first_entry, last_entry + 1)
+    region = range(best[0][1], best[-1][1] + 1)
     chosen: dict[int, str] = {}
-    previous = last_entry
-    for e, block in sorted(matched):
-        if block <= previous or block in region:
+    previous = region.stop - 1 if front else start
+    for e, _ in best:
+        entry = entries[e]
+        block = match(entry, previous)
+        if block is None or block in region:
             continue
         candidate = candidates[block]
         form = candidate.form
         title = candidate.printed
-        if form is not None and not form.title and not form.named and entries[e].title:
-            title = f"{title.rstrip('.')}. {entries[e].title}"  # "I." with its title from the contents
+        if form is not None and not form.title and not form.named and entry.title:
+            title = f"{title.rstrip('.')}. {entry.title}"  # "I." with its title from the contents
         chosen[block] = title
         previous = block
-    if len(chosen) < CONTENTS_ENTRIES or len(chosen) < len({e for e, _ in matched}) // 2:
+    if len(chosen) < CONTENTS_ENTRIES or len(chosen) * 2 < len(best):
         return {}, range(0)
     return chosen, region
 
@@ -436,7 +478,7 @@ def find_headings(blocks: Sequence[Block], book_title: str = "") -> list[Heading
     formed = {
         b: c
         for b, c in candidates.items()
-        if c.form is not None and b not in region and (repeats[title_key(c.printed)] < REPEATED or c.form.word)
+        if c.form is not None and b not in region and (repeats[title_key(c.printed)] < REPEATED or c.form.number is not None)
     }
     chosen: dict[int, tuple[_Candidate, str]] = {b: (candidates[b], t) for b, t in contents.items()}
     order = sorted(formed)
@@ -455,11 +497,15 @@ def find_headings(blocks: Sequence[Block], book_title: str = "") -> list[Heading
         shapes.setdefault(form.shape, []).append(block)
     for members in shapes.values():  # titles on the next line: when most headings of the run have one
         following = [b for b in members if formed[b].follow is not None]
-        if following and len(following) * 2 >= len(members):
+        same = Counter(title_key(formed[b].follow or "") for b in following).most_common(1)
+        if following and len(following) * 2 >= len(members) and not (len(following) > 2 and same[0][1] * 2 > len(following)):
             for block in following:
                 formed[block] = formed[block].with_follow()
     for shape, members in shapes.items():
-        kept = [b for b in members if prose_after(b, order) >= PROSE_CHARS]
+        prose = {b: prose_after(b, order) for b in members}
+        kept = [b for b in members if prose[b] >= PROSE_CHARS]
+        if len(kept) * 2 > len(members):  # most have prose after them: a short scene is a scene too
+            kept = [b for b in members if prose[b] > 0]
         if shape[0] == "numeral":
             numbers = [n for b in members if (n := formed[b].form.number) is not None]  # type: ignore[union-attr]
             gaps = sorted(prose_after(b, members) for b in members)
