@@ -36,6 +36,10 @@ SEQUENCE_SHARE = 0.7
 """The share of a numeral run's steps that must count up by one (or restart at one)."""
 CONTENTS_SHARE = 0.25
 """A contents list is looked for in this first share of the text's blocks."""
+CONTENTS_BLOCKS = 300
+"""... or in at least this many blocks (a short book's contents list is a large share of it)."""
+LIST_SHARE = 0.8
+"""The share of a block's lines that start with a capital or a figure in a list (prose wraps lower case)."""
 CONTENTS_ENTRIES = 3
 """A contents list names at least this many headings found later in the text."""
 CONTENTS_GAP = 12
@@ -305,10 +309,19 @@ class _Entry:
     title: str
 
 
+def _list_like(block: Block) -> bool:
+    """Lines that each start an item (a capital or a figure), not prose wrapped over lines."""
+    starts = sum(1 for line in block.lines if line[:1].isupper() or line[:1].isdigit())
+    return len(block.lines) > 1 and starts >= LIST_SHARE * len(block.lines)
+
+
 def _entries(blocks: Sequence[Block], span: range) -> list[_Entry]:
-    """Lines of blocks in `span` that could be contents entries (page numbers and dot leaders removed)."""
+    """Lines of blocks in `span` that could be contents entries (page numbers and dot leaders removed):
+    short lines, in blocks that a short block follows (a list goes on; a heading has prose under it)."""
     out: list[_Entry] = []
     for index in span:
+        if index + 1 < len(blocks) and not _short(blocks[index + 1]) and not _list_like(blocks[index + 1]):
+            continue  # a heading over prose, not a list entry
         for line in blocks[index].lines:
             if len(line) > MAX_LINE:
                 continue
@@ -339,6 +352,9 @@ class _TitleIndex:
         for block in sorted(candidates):
             candidate = candidates[block]
             form = candidate.form
+            above = candidates.get(block - 1)
+            if form is None and above is not None and above.follow == candidate.printed:
+                continue  # the title line under a numbered heading: the heading is what a list names
             key = title_key(form.title if form is not None and not form.named else candidate.printed)
             if key:
                 self.by_key.setdefault(key, []).append(block)
@@ -381,7 +397,7 @@ def _contents_headings(
     with the headings before it."""
     index = _TitleIndex(candidates)
     story = story_blocks(blocks)
-    share = int(len(story) * CONTENTS_SHARE) + 1
+    share = max(int(len(story) * CONTENTS_SHARE) + 1, CONTENTS_BLOCKS)
     for front in (True, False):
         span = range(story.start, min(story.stop, story.start + share)) if front else range(
             max(story.start, story.stop - share), story.stop
@@ -403,10 +419,16 @@ def _listed_headings(
     """The headings that `entries` name, matched in order, and the list's blocks."""
 
     def match(entry: _Entry, after: int) -> int | None:
-        block = index.first_after(entry, after)
-        if block is None or (front and block <= entry.block) or (not front and block >= entry.block):
-            return None
-        return block
+        """The first heading after block `after` that the entry names, with the entry's number if both
+        have one ("CHAPTER II. Harker's Journal" names the second of several "Harker's Journal")."""
+        while (block := index.first_after(entry, after)) is not None:
+            if (front and block <= entry.block) or (not front and block >= entry.block):
+                return None
+            form = candidates[block].form
+            if entry.number is None or form is None or form.number in (None, entry.number):
+                return block
+            after = block
+        return None
 
     start = story.start - 1
     matched = [(e, entry.block) for e, entry in enumerate(entries) if match(entry, entry.block if front else start)]
@@ -431,7 +453,9 @@ def _listed_headings(
         candidate = candidates[block]
         form = candidate.form
         title = candidate.printed
-        if form is not None and not form.title and not form.named and entry.title:
+        if candidate.follow is not None and _same_title(title_key(candidate.follow), entry.key):
+            title = candidate.with_follow().printed  # "CHAPTER I" with its title on the line below
+        elif form is not None and not form.title and not form.named and entry.title:
             title = f"{title.rstrip('.')}. {entry.title}"  # "I." with its title from the contents
         chosen[block] = title
         previous = block
@@ -480,8 +504,15 @@ def find_headings(blocks: Sequence[Block], book_title: str = "") -> list[Heading
         for b, c in candidates.items()
         if c.form is not None and b not in region and (repeats[title_key(c.printed)] < REPEATED or c.form.number is not None)
     }
-    chosen: dict[int, tuple[_Candidate, str]] = {b: (candidates[b], t) for b, t in contents.items()}
     order = sorted(formed)
+    listed = sorted(contents)
+    chosen: dict[int, tuple[_Candidate, str]] = {}
+    for block, title in contents.items():  # a listed title with no text under it (the book's title)
+        candidate = candidates[block]
+        at = bisect.bisect_right(listed, block)
+        end = listed[at] if at < len(listed) else len(blocks)
+        if candidate.form is not None and candidate.form.rank is not None or sizes[end] > sizes[block + 1]:
+            chosen[block] = (candidate, title)
 
     def prose_after(block: int, stops: Sequence[int]) -> int:
         """Characters from the end of the heading at `block` to the next of `stops` (sorted)."""
