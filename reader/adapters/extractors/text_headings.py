@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import string
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,9 +35,9 @@ NUMERAL_RUN = 3
 """Numerals without a division word head chapters only in runs of at least this many."""
 SEQUENCE_SHARE = 0.7
 """The share of a numeral run's steps that must count up by one (or restart at one)."""
-CONTENTS_SHARE = 0.25
+CONTENTS_SHARE = 0.1
 """A contents list is looked for in this first share of the text's blocks."""
-CONTENTS_BLOCKS = 300
+CONTENTS_BLOCKS = 60
 """... or in at least this many blocks (a short book's contents list is a large share of it)."""
 LIST_SHARE = 0.8
 """The share of a block's lines that start with a capital or a figure in a list (prose wraps lower case)."""
@@ -62,19 +63,22 @@ _DIVISION = re.compile(
 _ORDINAL_DIVISION = re.compile(r"^(?P<number>[^\W\d_]+)\s+(?P<word>[^\W\d_]+)\.?(?:\s*[-—–:.]+)?\s*(?P<rest>.*)$")
 _NUMERAL = re.compile(r"^(?P<number>[IVXLCDM]+|\d{1,3})(?:\.|\s*$|\.?\s+(?=\S))\s*(?P<rest>.*)$")
 _LEADER = re.compile(r"(?:\s*\.{2,}|\s{2,}|\s*[.…]\s*)\s*(?:\d{1,4}|[ivxlc]{1,7})\s*$")
-_NON_WORD = re.compile(r"[^\w\s]")
+_ROMAN_LOWER = re.compile(r"^[ivxlcdm]+$")
+_OPENING_WORDS = frozenset((*DIVISION_WORDS, *NUMBER_WORDS, *NAMED_HEADINGS, "the"))
+_PUNCTUATION = str.maketrans(
+    {**dict.fromkeys(map(ord, string.punctuation + "“”—–…«»¡¿·•‹›„"), " "), **dict.fromkeys(map(ord, "'’‘`"), None)}
+)
 _SENTENCE_END = re.compile(r"[a-z][.!?][\"'”’]?$")
 
 
-@dataclass(frozen=True)
 class Block:
-    """A run of non-blank lines of the text (stripped), in order."""
+    """A run of non-blank lines of the text (stripped), in order, and their text joined by spaces."""
 
-    lines: tuple[str, ...]
+    __slots__ = ("lines", "text")
 
-    @property
-    def text(self) -> str:
-        return " ".join(self.lines)
+    def __init__(self, lines: tuple[str, ...]) -> None:
+        self.lines = lines
+        self.text = " ".join(lines)
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,7 @@ def number_value(text: str) -> int | None:
 
 def title_key(text: str) -> str:
     """A title compared without case, punctuation or spacing."""
-    return " ".join(_NON_WORD.sub(" ", text.replace("’", "'").replace("'", "")).casefold().split())
+    return " ".join(text.translate(_PUNCTUATION).casefold().split())
 
 
 def _title_like(text: str) -> bool:
@@ -156,6 +160,8 @@ def _title_like(text: str) -> bool:
     first = text.lstrip("\"'“‘(«[_*")
     if not first or not (first[0].isupper() or first[0].isdigit()) or text.endswith((",", ";")):
         return False
+    if first is not text and text.endswith(("\"", "”", "'", "’")) and not text.isupper():
+        return False  # a line of dialogue
     if _SENTENCE_END.search(text):
         long_words = [w for w in words if len(w.strip("\"'“”‘’().,;:!?_*")) > 3]
         capitals = sum(1 for w in long_words if w.lstrip("\"'“‘(_*")[:1].isupper())
@@ -174,6 +180,9 @@ def read_form(text: str) -> _Form | None:
     text = text.strip().strip("_*").strip()
     if not text or len(text) > MAX_BLOCK:
         return None
+    first = text.split(None, 1)[0].rstrip(".:,").lower()
+    if first not in _OPENING_WORDS and not first.isdigit() and not _ROMAN_LOWER.match(first):
+        return None  # most lines: no heading starts so
     match = _DIVISION.match(text)
     if match and (rank := DIVISION_WORDS.get(match["word"].lower())) is not None:
         word = match["word"]
@@ -325,7 +334,8 @@ def _entries(blocks: Sequence[Block], span: range) -> list[_Entry]:
         for line in blocks[index].lines:
             if len(line) > MAX_LINE:
                 continue
-            line = _LEADER.sub("", line).strip()
+            if line[-1:].isdigit() or line[-1:] in "ivxlc":
+                line = _LEADER.sub("", line).strip()
             form = read_form(line)
             if form is not None:
                 out.append(_Entry(index, form.word, form.number, title_key(form.title), form.title))
@@ -390,13 +400,12 @@ def _after(blocks: list[int], block: int) -> list[int]:
 
 
 def _contents_headings(
-    blocks: Sequence[Block], candidates: dict[int, _Candidate]
+    blocks: Sequence[Block], candidates: dict[int, _Candidate], story: range
 ) -> tuple[dict[int, str], range]:
     """Headings a contents list names: {block: title to show} and the blocks the list occupies. The
     list stands near the start with the headings after it, or (as in many French books) at the end
     with the headings before it."""
     index = _TitleIndex(candidates)
-    story = story_blocks(blocks)
     share = max(int(len(story) * CONTENTS_SHARE) + 1, CONTENTS_BLOCKS)
     for front in (True, False):
         span = range(story.start, min(story.stop, story.start + share)) if front else range(
@@ -480,11 +489,12 @@ def _counts_up(numbers: Sequence[int]) -> bool:
 def story_blocks(blocks: Sequence[Block]) -> range:
     """The blocks between Project Gutenberg's START and END markers (all of them without markers)."""
     first, last = 0, len(blocks)
-    for index in range(len(blocks) // 2):
-        if starts_story(blocks[index].text):
+    marked = [i for i, block in enumerate(blocks) if "utenberg" in block.text or "UTENBERG" in block.text]
+    for index in marked:
+        if index < len(blocks) // 2 and starts_story(blocks[index].text):
             first = index + 1
-    for index in range(first, len(blocks)):
-        if ends_story(blocks[index].text):
+    for index in marked:
+        if index >= first and ends_story(blocks[index].text):
             last = index
             break
     return range(first, last)
@@ -497,7 +507,7 @@ def find_headings(blocks: Sequence[Block], book_title: str = "") -> list[Heading
         sizes.append(sizes[-1] + len(each.text))
     story = story_blocks(blocks)
     candidates = {b: c for b, c in _candidates(blocks).items() if b in story}
-    contents, region = _contents_headings(blocks, candidates)
+    contents, region = _contents_headings(blocks, candidates, story)
     repeats = Counter(title_key(c.printed) for c in candidates.values())
     formed = {
         b: c
