@@ -63,8 +63,13 @@ _DIVISION = re.compile(
 _ORDINAL_DIVISION = re.compile(r"^(?P<number>[^\W\d_]+)\s+(?P<word>[^\W\d_]+)\.?(?:\s*[-—–:.]+)?\s*(?P<rest>.*)$")
 _NUMERAL = re.compile(r"^(?P<number>[IVXLCDM]+|\d{1,3})(?:\.|\s*$|\.?\s+(?=\S))\s*(?P<rest>.*)$")
 _LEADER = re.compile(r"(?:\s*\.{2,}|\s{2,}|\s*[.…]\s*)\s*(?:\d{1,4}|[ivxlc]{1,7})\s*$")
-_ROMAN_LOWER = re.compile(r"^[ivxlcdm]+$")
-_OPENING_WORDS = frozenset((*DIVISION_WORDS, *NUMBER_WORDS, *NAMED_HEADINGS, "the"))
+_OPENING = re.compile(
+    r"[\s_*]*(?:[IVXLCDM]+\b|\d|(?:"
+    + "|".join(sorted(map(re.escape, {*DIVISION_WORDS, *NUMBER_WORDS, *NAMED_HEADINGS, "the"}), key=len, reverse=True))
+    + r")(?!\w))",
+    re.IGNORECASE,
+)
+"""How every heading form starts (a numeral, a division, number or heading word): most lines do not."""
 _PUNCTUATION = str.maketrans(
     {**dict.fromkeys(map(ord, string.punctuation + "“”—–…«»¡¿·•‹›„"), " "), **dict.fromkeys(map(ord, "'’‘`"), None)}
 )
@@ -154,15 +159,17 @@ def title_key(text: str) -> str:
 def _title_like(text: str) -> bool:
     """A short line that can be a title: starts with a capital or a quote, is not a sentence of prose
     (a title may end with a full stop: "Loomings.", "The Carpet-Bag."; prose is long or lower case)."""
-    words = text.split()
-    if not words or len(words) > MAX_TITLE_WORDS or len(text) > MAX_LINE * 2:
+    if not text or len(text) > MAX_LINE * 2 or text[-1] in ",;":
         return False
     first = text.lstrip("\"'“‘(«[_*")
-    if not first or not (first[0].isupper() or first[0].isdigit()) or text.endswith((",", ";")):
+    if not first or not (first[0].isupper() or first[0].isdigit()):
         return False
-    if first is not text and text.endswith(("\"", "”", "'", "’")) and not text.isupper():
+    if first is not text and text[-1] in "\"”'’" and not text.isupper():
         return False  # a line of dialogue
-    if _SENTENCE_END.search(text):
+    words = text.split()
+    if len(words) > MAX_TITLE_WORDS:
+        return False
+    if text[-1] in ".!?\"'”’" and _SENTENCE_END.search(text):
         long_words = [w for w in words if len(w.strip("\"'“”‘’().,;:!?_*")) > 3]
         capitals = sum(1 for w in long_words if w.lstrip("\"'“‘(_*")[:1].isupper())
         return len(words) <= 8 and capitals * 2 >= len(long_words)
@@ -177,12 +184,9 @@ def _division_like(text: str) -> bool:
 
 def read_form(text: str) -> _Form | None:
     """What a heading line says, or None when it cannot head a chapter by its form alone."""
-    text = text.strip().strip("_*").strip()
-    if not text or len(text) > MAX_BLOCK:
-        return None
-    first = text.split(None, 1)[0].rstrip(".:,").lower()
-    if first not in _OPENING_WORDS and not first.isdigit() and not _ROMAN_LOWER.match(first):
+    if len(text) > MAX_BLOCK or not _OPENING.match(text):
         return None  # most lines: no heading starts so
+    text = text.strip().strip("_*").strip()
     match = _DIVISION.match(text)
     if match and (rank := DIVISION_WORDS.get(match["word"].lower())) is not None:
         word = match["word"]
