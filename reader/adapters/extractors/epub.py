@@ -27,13 +27,19 @@ from reader.adapters.extractors.epub_pages import (
     synthetic_pages,
 )
 from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS
-from reader.adapters.extractors.xhtml import TEXT, parse_xhtml, tokens
+from reader.adapters.extractors.xhtml import HEADING_LEVEL, TEXT, parse_xhtml, tokens
+from reader.domain.book_matter import matter_title
 from reader.domain.errors import ExtractionError
 from reader.domain.extracted import ExtractedBook, ExtractedChapter, ExtractedPage
 from reader.domain.models import NO_VISUALS, PageVisuals
 from reader.domain.ports import ProgressCallback
 from reader.domain.visuals import score_visual_importance
 
+GENERIC_NAV_TITLES = frozenset(("start", "begin", "beginning", "begin reading", "cover", "title", "text"))
+"""Navigation entries that name no part of the story."""
+FLAT_NAV_HEADINGS = 4
+FLAT_NAV_RATIO = 3
+"""Navigation is too flat when the book has this many headings and this many times its story entries."""
 CONTENT_TYPES = frozenset(("application/xhtml+xml", "text/html", "application/xml", "text/xml", ""))
 NOT_CONTENT_SUFFIXES = tuple(".css .jpg .jpeg .png .gif .svg .webp .ncx .otf .ttf .woff .woff2".split())
 
@@ -75,8 +81,14 @@ class EpubExtractor:
                 f"{resources} listed in the book {'is' if len(missing) == 1 else 'are'} missing from the "
                 f"archive (figures or styles will not show; the text is complete): {_names(missing)}."
             )
-        book, pagination = self._pages(docs, navigation, warnings)
-        chapters = toc_chapters(book, navigation.toc, warnings) or heading_chapters(book, docs)
+        levels = heading_levels(docs, navigation.toc)
+        breaks = {} if levels else toc_breaks(navigation.toc)
+        book, pagination = self._pages(docs, navigation, warnings, breaks, levels)
+        chapters = (
+            (headed_chapters(book, levels) if levels and pagination == "synthetic" else [])
+            or toc_chapters(book, navigation.toc, warnings)
+            or heading_chapters(book, docs)
+        )
         visuals = page_visuals(book)
         pages = [
             ExtractedPage(label, text, visuals.get(i, NO_VISUALS))
@@ -94,7 +106,12 @@ class EpubExtractor:
         )
 
     def _pages(
-        self, docs: list[SpineDocument], navigation: Navigation, warnings: list[str]
+        self,
+        docs: list[SpineDocument],
+        navigation: Navigation,
+        warnings: list[str],
+        breaks: dict[str, set[str]],
+        levels: frozenset[int],
     ) -> tuple[BookPages, str]:
         if navigation.pages:
             page_list: dict[Target, str] = {}
@@ -114,7 +131,7 @@ class EpubExtractor:
             book = print_pages(docs, None)
             if book.markers_found:
                 return book, "print"
-        return synthetic_pages(docs, self.target_chars), "synthetic"
+        return synthetic_pages(docs, self.target_chars, breaks, levels), "synthetic"
 
 
 def page_visuals(book: BookPages) -> dict[int, PageVisuals]:
@@ -212,6 +229,43 @@ def toc_chapters(book: BookPages, toc: list[NavPoint], warnings: list[str]) -> l
         entries = plural(missing, "table-of-contents entry", "table-of-contents entries")
         warnings.append(f"Left out {entries} pointing outside the text.")
     return chapters
+
+
+def toc_breaks(toc: list[NavPoint]) -> dict[str, set[str]]:
+    """The places inside documents where contents entries start (each opens a new synthetic page)."""
+    breaks: dict[str, set[str]] = {}
+    for point in toc:
+        if point.fragment:
+            breaks.setdefault(point.path, set()).add(point.fragment)
+    return breaks
+
+
+def heading_levels(docs: list[SpineDocument], toc: list[NavPoint]) -> frozenset[int]:
+    """The h1-h3 levels to take chapters from when the navigation names too little of the book (none,
+    only "Start" or "Cover", or a few entries over many headings); empty when the navigation serves.
+
+    The levels are the topmost heading level used often enough (twice without navigation, else several
+    times as often as the navigation has entries) and the one under it.
+    """
+    counts: dict[int, int] = {}
+    for doc in docs:
+        for kind, value in doc.tokens:
+            if kind == HEADING_LEVEL and value in "123":
+                counts[int(value)] = counts.get(int(value), 0) + 1
+    story = [p for p in toc if not matter_title(p.title) and p.title.strip().lower() not in GENERIC_NAV_TITLES]
+    least = 2 if len(story) < 2 else max(FLAT_NAV_HEADINGS, FLAT_NAV_RATIO * len(story))
+    top = next((level for level in sorted(counts) if counts[level] >= least), None)
+    if top is None:
+        return frozenset()
+    return frozenset(level for level in (top, top + 1) if level in counts)
+
+
+def headed_chapters(book: BookPages, levels: frozenset[int]) -> list[ExtractedChapter]:
+    """Chapters at the headings of `levels`, nested by level."""
+    top = min(levels)
+    return [
+        ExtractedChapter(title, page + 1, level - top) for page, title, level in book.heading_places if level in levels
+    ]
 
 
 def heading_chapters(book: BookPages, docs: list[SpineDocument]) -> list[ExtractedChapter]:

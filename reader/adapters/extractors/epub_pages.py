@@ -6,7 +6,16 @@ from dataclasses import dataclass, field
 
 from reader.adapters.extractors.pagination import paginate_with_index
 from reader.adapters.extractors.text_cleanup import clean_paragraph
-from reader.adapters.extractors.xhtml import ANCHOR, BREAK, HEADING, IMAGE, PAGEBREAK, TEXT, Token
+from reader.adapters.extractors.xhtml import (
+    ANCHOR,
+    BREAK,
+    HEADING,
+    HEADING_LEVEL,
+    IMAGE,
+    PAGEBREAK,
+    TEXT,
+    Token,
+)
 
 Target = tuple[str, str | None]
 """A place in the book: (document path, element id or None for the document's start)."""
@@ -33,6 +42,8 @@ class BookPages:
     headings: dict[str, str] = field(default_factory=dict)
     markers_found: int = 0
     images: list[tuple[int, float]] = field(default_factory=list)
+    heading_places: list[tuple[int, str, int]] = field(default_factory=list)
+    """Every h1-h6 heading: (0-based page, text, level); synthetic pages only."""
 
     def page_of(self, target: Target) -> int | None:
         """The 0-based page of a place (falling back to its document's start), or None if not in the book."""
@@ -44,24 +55,30 @@ class BookPages:
         return min(page, len(self.texts) - 1)
 
 
-def document_paragraphs(
-    stream: list[Token],
-) -> tuple[list[str], dict[str, int], str, list[tuple[int, float]]]:
-    """A document's paragraphs, the paragraph index at each anchor id, its first heading, and its images.
+@dataclass
+class DocumentText:
+    """A document's paragraphs, the paragraph index at each anchor id, its first heading, its images
+    (index of the paragraph each comes before, estimated share of a page) and its h1-h6 headings
+    (paragraph index, text, level)."""
 
-    Each image is (index of the paragraph it comes before, estimated share of a page).
-    """
-    paragraphs: list[str] = []
-    anchors: dict[str, int] = {}
-    heading = ""
-    images: list[tuple[int, float]] = []
+    paragraphs: list[str] = field(default_factory=list)
+    anchors: dict[str, int] = field(default_factory=dict)
+    heading: str = ""
+    images: list[tuple[int, float]] = field(default_factory=list)
+    headings: list[tuple[int, str, int]] = field(default_factory=list)
+
+
+def document_paragraphs(stream: list[Token]) -> DocumentText:
+    """A document's text as paragraphs, with where its anchors, images and headings are."""
+    doc = DocumentText()
     buffer: list[str] = []
+    level = 0
 
     def flush() -> None:
         if buffer:
             paragraph = clean_paragraph("".join(buffer))
             if paragraph:
-                paragraphs.append(paragraph)
+                doc.paragraphs.append(paragraph)
             buffer.clear()
 
     for kind, value in stream:
@@ -70,13 +87,17 @@ def document_paragraphs(
         elif kind == BREAK:
             flush()
         elif kind == ANCHOR:
-            anchors.setdefault(value, len(paragraphs))
-        elif kind == HEADING and not heading:
-            heading = value
+            doc.anchors.setdefault(value, len(doc.paragraphs))
+        elif kind == HEADING_LEVEL:
+            level = int(value) if value.isdigit() else 0
+        elif kind == HEADING:
+            doc.heading = doc.heading or value
+            doc.headings.append((len(doc.paragraphs), value, level))
+            level = 0
         elif kind == IMAGE:
-            images.append((len(paragraphs), _area(value)))
+            doc.images.append((len(doc.paragraphs), _area(value)))
     flush()
-    return paragraphs, anchors, heading, images
+    return doc
 
 
 def _area(value: str) -> float:
@@ -86,24 +107,54 @@ def _area(value: str) -> float:
         return 0.0
 
 
-def synthetic_pages(docs: list[SpineDocument], target_chars: int) -> BookPages:
-    """Pages of about `target_chars`, paginated per document so a change in one never moves the others."""
+def _paginate_from(
+    paragraphs: list[str], cuts: set[int], target_chars: int
+) -> tuple[list[str], list[int]]:
+    """Pages of `paragraphs` where a new page also starts at every paragraph index in `cuts`, and the
+    page each paragraph starts on."""
+    pages: list[str] = []
+    starts: list[int] = []
+    bounds = sorted(c for c in cuts if 0 < c < len(paragraphs))
+    for begin, end in zip([0, *bounds], [*bounds, len(paragraphs)], strict=True):
+        part_pages, part_starts = paginate_with_index(paragraphs[begin:end], target_chars)
+        starts += [len(pages) + start for start in part_starts]
+        pages += part_pages
+    return pages, starts
+
+
+def synthetic_pages(
+    docs: list[SpineDocument],
+    target_chars: int,
+    breaks: dict[str, set[str]] | None = None,
+    heading_levels: frozenset[int] = frozenset(),
+) -> BookPages:
+    """Pages of about `target_chars`, paginated per document so a change in one never moves the others.
+
+    A new page also starts at each anchor named in `breaks` (document path -> ids: the contents'
+    chapters, so a chapter opens on its heading) and at each heading of `heading_levels`.
+    """
     book = BookPages()
     for doc in docs:
-        paragraphs, anchors, heading, images = document_paragraphs(doc.tokens)
-        pages, starts = paginate_with_index(paragraphs, target_chars)
+        text = document_paragraphs(doc.tokens)
+        cuts = {text.anchors[a] for a in (breaks or {}).get(doc.path, ()) if a in text.anchors}
+        cuts |= {index for index, _, level in text.headings if level in heading_levels}
+        pages, starts = _paginate_from(text.paragraphs, cuts, target_chars)
         offset = len(book.texts)
         book.places.setdefault((doc.path, None), offset)
-        for anchor, index in anchors.items():
+        for anchor, index in text.anchors.items():
             within = starts[index] if index < len(starts) else max(len(pages) - 1, 0)
             book.places.setdefault((doc.path, anchor), offset + within)
         # an image belongs to the page of the paragraph after it (the last page after the last one);
         # a document without text (a full-page illustration) gives its images to the next page
-        for index, area in images:
+        for index, area in text.images:
             within = starts[index] if index < len(starts) else max(len(pages) - 1, 0)
             book.images.append((offset + within, area))
-        if heading and pages:
-            book.headings.setdefault(doc.path, heading)
+        if pages:
+            for index, title, level in text.headings:
+                within = starts[index] if index < len(starts) else len(pages) - 1
+                book.heading_places.append((offset + within, title, level))
+        if text.heading and pages:
+            book.headings.setdefault(doc.path, text.heading)
         book.texts.extend(pages)
     book.labels = [str(i) for i in range(1, len(book.texts) + 1)]
     book.images = [(min(page, len(book.texts) - 1), area) for page, area in book.images if book.texts]

@@ -16,11 +16,12 @@ from reader.domain.errors import ExtractionError
 EPUB_NS = "http://www.idpf.org/2007/ops"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 
-TEXT, BREAK, ANCHOR, PAGEBREAK, HEADING, IMAGE = range(6)
+TEXT, BREAK, ANCHOR, PAGEBREAK, HEADING, IMAGE, HEADING_LEVEL = range(7)
 Token = tuple[int, str]
 """(kind, value): TEXT raw text, BREAK a block boundary, ANCHOR an element id, PAGEBREAK a page label
-(its element's id follows as an ANCHOR), HEADING the text of an h1-h6 about to start, IMAGE an img or
-svg with the share of a page it is estimated to fill (a decimal, e.g. "0.35")."""
+(its element's id follows as an ANCHOR), HEADING the text of an h1-h6 about to start (HEADING_LEVEL, its
+rank "1"-"6", comes just before it), IMAGE an img or svg with the share of a page it is estimated to
+fill (a decimal, e.g. "0.35")."""
 
 SKIPPED = frozenset(
     "script style head title template noscript rt rp svg iframe object embed audio video canvas "
@@ -251,6 +252,7 @@ def tokens(root: Any) -> list[Token]:
                 if name in BLOCKS or name == "br":
                     out.append((BREAK, ""))
                 if name in HEADINGS and (heading := element_text(element)):
+                    out.append((HEADING_LEVEL, name[1]))
                     out.append((HEADING, heading))
                 if ident is not None:
                     out.append((ANCHOR, ident))
