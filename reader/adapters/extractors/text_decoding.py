@@ -276,7 +276,8 @@ def _by_reading(data: bytes, candidates: list[str]) -> tuple[list[str], list[str
             continue
     if not scores:
         return candidates, []
-    best = max(scores, key=lambda e: (scores[e], -candidates.index(e)))
+    rank = {name: i for i, name in enumerate(BOOK_ENCODINGS)}
+    best = max(scores, key=lambda e: (scores[e], -rank[e]))  # a tie: the more common code page
     close = [e for e in scores if e != best and scores[e] >= CLOSE_READING * scores[best] > 0]
     return [best, *(c for c in candidates if c != best)], close
 

@@ -44,7 +44,8 @@ LIST_SHARE = 0.8
 CONTENTS_ENTRIES = 3
 """A contents list names at least this many headings found later in the text."""
 CONTENTS_GAP = 12
-"""Entries of one contents list stand at most this many blocks apart."""
+CONTENTS_GAP_CHARS = 250
+"""Entries of one contents list stand at most this many blocks, and this many characters, apart."""
 SYNOPSIS_CHARS = 400
 """A summary in capitals under a chapter's heading is part of its title up to this length."""
 REPEATED = 3
@@ -404,7 +405,7 @@ def _after(blocks: list[int], block: int) -> list[int]:
 
 
 def _contents_headings(
-    blocks: Sequence[Block], candidates: dict[int, _Candidate], story: range
+    blocks: Sequence[Block], candidates: dict[int, _Candidate], story: range, sizes: Sequence[int]
 ) -> tuple[dict[int, str], range]:
     """Headings a contents list names: {block: title to show} and the blocks the list occupies. The
     list stands near the start with the headings after it, or (as in many French books) at the end
@@ -415,7 +416,7 @@ def _contents_headings(
         span = range(story.start, min(story.stop, story.start + share)) if front else range(
             max(story.start, story.stop - share), story.stop
         )
-        found = _listed_headings(blocks, candidates, index, _entries(blocks, span), front, story)
+        found = _listed_headings(blocks, candidates, index, _entries(blocks, span), front, story, sizes)
         if found[0]:
             return found
     return {}, range(0)
@@ -428,6 +429,7 @@ def _listed_headings(
     entries: list[_Entry],
     front: bool,
     story: range,
+    sizes: Sequence[int],
 ) -> tuple[dict[int, str], range]:
     """The headings that `entries` name, matched in order, and the list's blocks."""
 
@@ -444,12 +446,15 @@ def _listed_headings(
         return None
 
     start = story.start - 1
-    matched = [(e, entry.block) for e, entry in enumerate(entries) if match(entry, entry.block if front else start)]
+    matched = [
+        (e, entry.block) for e, entry in enumerate(entries) if match(entry, entry.block if front else start) is not None
+    ]
     if len(matched) < CONTENTS_ENTRIES:
         return {}, range(0)
     clusters: list[list[tuple[int, int]]] = [[matched[0]]]  # the list: the densest run of matched entries
     for pair in matched[1:]:
-        if pair[1] - clusters[-1][-1][1] > CONTENTS_GAP:
+        last = clusters[-1][-1][1]
+        if pair[1] - last > CONTENTS_GAP or sizes[pair[1]] - sizes[last + 1] > CONTENTS_GAP_CHARS:
             clusters.append([])
         clusters[-1].append(pair)
     best = max(clusters, key=len)
@@ -511,7 +516,7 @@ def find_headings(blocks: Sequence[Block], book_title: str = "") -> list[Heading
         sizes.append(sizes[-1] + len(each.text))
     story = story_blocks(blocks)
     candidates = {b: c for b, c in _candidates(blocks).items() if b in story}
-    contents, region = _contents_headings(blocks, candidates, story)
+    contents, region = _contents_headings(blocks, candidates, story, sizes)
     repeats = Counter(title_key(c.printed) for c in candidates.values())
     formed = {
         b: c
@@ -556,6 +561,7 @@ def find_headings(blocks: Sequence[Block], book_title: str = "") -> list[Heading
             gaps = sorted(prose_after(b, members) for b in members)
             if len(members) < NUMERAL_RUN or not _counts_up(numbers) or gaps[len(gaps) // 2] < SECTION_CHARS:
                 continue
+            kept = members  # the run is the evidence; a story's numeral may stand right over its first section
         elif shape[0] == "named":
             pass
         elif len(members) > 1 and not kept and len(members) == len(set(members)):
