@@ -36,7 +36,7 @@ def test_numerals_with_titles_make_stories_and_bare_numerals_their_sections(tmp_
         for number, title in zip(("I", "II", "III"), stories, strict=True)
     )
     found = chapters_of(tmp_path, text)
-    assert [t for t, level in found if level == 0] == [f"{n}. {t}" for n, t in zip(("I", "II", "III"), stories)]
+    assert [t for t, level in found if level == 0] == [f"{n}. {t}" for n, t in zip(("I", "II", "III"), stories, strict=True)]
     assert [t for t, level in found if level == 1] == ["I.", "II.", "III."] * 3
 
 
