@@ -10,7 +10,9 @@ For every plain text in ../shared/books and ../shared/books/wide:
   punctuation and numbering ignored; untitled chapters compare their numbers)
 - false: chapters the extractor gives that match no reference chapter
 - sentences: for a text with an EPUB, sentences sampled from the EPUB's story found word for word
-  (quotes, dashes and accents included, whitespace aside) in the text's pages
+  (quotes, dashes and accents included, whitespace aside) in the text's pages; in brackets, found
+  with curly quotes and dashes folded to straight ones (some plain texts are typed that way: their
+  source's typography, not a decoding error)
 - structure share: the CPU time spent finding headings, as a share of the book's whole import (CPU
   time: other work on the machine does not count)
 
@@ -157,11 +159,23 @@ def sample_sentences(book: ExtractedBook, seed: int) -> list[str]:
     return rng.sample(sentences, min(SENTENCES, len(sentences)))
 
 
-def sentences_found(sentences: list[str], pages: list[str], hyphens: bool = False) -> int:
+_TYPOGRAPHY = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "—": "--", "–": "-"})
+
+
+def sentences_found(sentences: list[str], pages: list[str], hyphens: bool = False, fold: bool = False) -> int:
+    """Sampled sentences found word for word in the pages (with `fold`, curly quotes and dashes as the
+    straight ones some plain texts are typed with: the source's typography, not its decoding)."""
     joined = " ".join(" ".join(p.split()) for p in pages)
     if hyphens:
         joined = re.sub(r"(\w)- (\w)", r"\1\2", joined)
-    return sum(1 for s in sentences if (re.sub(r"(\w)- (\w)", r"\1\2", s) if hyphens else s) in joined)
+    if fold:
+        joined = joined.translate(_TYPOGRAPHY)
+    found = 0
+    for sentence in sentences:
+        if hyphens:
+            sentence = re.sub(r"(\w)- (\w)", r"\1\2", sentence)
+        found += (sentence.translate(_TYPOGRAPHY) if fold else sentence) in joined
+    return found
 
 
 def import_seconds(path: Path) -> float:
@@ -190,7 +204,8 @@ class Row:
     name: str
     half: str
     score: Score
-    sentences: tuple[int, int] | None
+    sentences: tuple[int, int, int] | None
+    """(found word for word, sampled, found with typography folded)"""
     share: float | None
 
 
@@ -216,7 +231,8 @@ def text_rows(folders: list[Path], only: str | None) -> list[Row]:
             sentences = None
             if epub_book is not None:
                 sample = sample_sentences(epub_book, seed=len(slug))
-                sentences = (sentences_found(sample, [p.text for p in book.pages]), len(sample))
+                texts = [p.text for p in book.pages]
+                sentences = (sentences_found(sample, texts), len(sample), sentences_found(sample, texts, fold=True))
             rows.append(Row(f"{slug}.txt", "tuning" if slug in TUNING else "checking", score, sentences, share))
     return rows
 
@@ -243,20 +259,22 @@ def pdf_rows(folders: list[Path], only: str | None, workdir: Path) -> list[Row]:
             score = compare(reference, [c.title for c in book.chapters])
             epub_book = EpubExtractor().extract(epub)
             sample = sample_sentences(epub_book, seed=len(slug))
-            found = sentences_found(sample, [p.text for p in book.pages], hyphens=True)
+            texts = [p.text for p in book.pages]
+            found = sentences_found(sample, texts, hyphens=True)
+            folded = sentences_found(sample, texts, hyphens=True, fold=True)
             half = "tuning" if slug in TUNING else "checking"
-            rows.append(Row(f"{slug}.pdf", half, score, (found, len(sample)), None if not total else None))
+            rows.append(Row(f"{slug}.pdf", half, score, (found, len(sample), folded), None))
     return rows
 
 
 def report(rows: list[Row], verbose: bool) -> None:
-    print(f"{'book':44} {'half':8} {'ref':>4} {'found':>6} {'false':>6} {'sentences':>10} {'struct%':>8}")
+    print(f"{'book':44} {'half':8} {'ref':>4} {'found':>6} {'false':>6} {'sentences':>14} {'struct%':>8}")
     for row in rows:
         s = row.score
-        sent = f"{row.sentences[0]}/{row.sentences[1]}" if row.sentences else "-"
+        sent = f"{row.sentences[0]}/{row.sentences[1]} ({row.sentences[2]})" if row.sentences else "-"
         share = f"{row.share * 100:.1f}" if row.share is not None else "-"
         pct = f"{s.found / s.reference * 100:.0f}%" if s.reference else "-"
-        print(f"{row.name:44} {row.half:8} {s.reference:4} {pct:>6} {s.false:6} {sent:>10} {share:>8}")
+        print(f"{row.name:44} {row.half:8} {s.reference:4} {pct:>6} {s.false:6} {sent:>14} {share:>8}")
         if verbose:
             for title in s.missing[:12]:
                 print(f"      missing: {title}")
@@ -277,8 +295,13 @@ def report(rows: list[Row], verbose: bool) -> None:
             f"false >= 5%: {noisy or 'none'}"
         )
     sentences = [r.sentences for r in rows if r.sentences]
-    if sentences:
-        print(f"sentences found word for word: {sum(a for a, _ in sentences)}/{sum(b for _, b in sentences)}")
+    for kind, suffix in (("texts", ".txt"), ("PDFs", ".pdf")):
+        part = [r.sentences for r in rows if r.sentences and r.name.endswith(suffix)]
+        if part:
+            print(
+                f"{kind}: sampled EPUB sentences found word for word {sum(p[0] for p in part)}/"
+                f"{sum(p[1] for p in part)}; with quotes and dashes folded {sum(p[2] for p in part)}"
+            )
     shares = [r.share for r in rows if r.share is not None]
     if shares:
         print(f"structure finding, share of import time: max {max(shares):.1%}, mean {sum(shares) / len(shares):.1%}")

@@ -203,3 +203,17 @@ def test_navigation_naming_too_little_gives_way_to_the_headings(tmp_path: Path, 
     ]
     for title, page, _ in chapters:
         assert pages[page - 1].startswith(title)
+
+
+def test_gutenberg_italics_underscores_are_taken_off(tmp_path: Path) -> None:
+    text = (
+        "CHAPTER I\n\nJONATHAN HARKER'S JOURNAL--_continued_\n\n"
+        + "The _Pequod_ sailed at noon, and _I_ have not seen her since; my_file and ____ stay. " * 4
+        + "\n\nCHAPTER II\n\n"
+        + prose()
+    )
+    path = tmp_path / "journal.txt"
+    path.write_text(text, encoding="utf-8")
+    book = TextExtractor().extract(path)
+    assert book.chapters[0].title == "CHAPTER I. JONATHAN HARKER'S JOURNAL--continued"
+    assert "The Pequod sailed at noon, and I have not seen her since; my_file and ____ stay." in book.pages[0].text

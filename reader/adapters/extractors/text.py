@@ -35,6 +35,7 @@ _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"(\*\*|\*)(?=\S)(.+?)(?<=\S)\1|(?<!\w)(__|_)(?=\S)(.+?)(?<=\S)\3(?!\w)")
 _CODE = re.compile(r"`([^`]+)`")
+_UNDERSCORE_ITALICS = re.compile(r"(?<![\w_])_(?=[^\s_])((?:(?!\n[^\S\n]*\n)[^_])+?)(?<=[^\s_])_(?![\w_])")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 
 
@@ -214,17 +215,24 @@ def _single_h1(sections: list[_Section]) -> str:
     return ""
 
 
+def without_underscores(text: str) -> str:
+    """Plain text with the underscores that mark italics in Project Gutenberg texts (`_Pequod_`,
+    `--_continued_`) taken off, so the words read, search and quote as the book prints them."""
+    return _UNDERSCORE_ITALICS.sub(r"\1", text) if "_" in text else text
+
+
 def text_sections(text: str, book_title: str = "") -> list[_Section]:
     """Paragraphs of plain text (blank-line separated), split into chapters where `find_headings` finds
-    headings; a heading's lines stay the first paragraphs of its chapter."""
+    headings (on the text as it comes: an italic line under a heading is a letter's, not a title); a
+    heading's lines stay the first paragraphs of its chapter; italics underscores are taken off."""
     blocks = split_blocks(text)
-    paragraphs = [clean_paragraph(block.text) for block in blocks]
+    paragraphs = [clean_paragraph(without_underscores(block.text)) for block in blocks]
     headings = {heading.block: heading for heading in find_headings(blocks, book_title)}
     sections = [_Section(None, 0)]
     for index, paragraph in enumerate(paragraphs):
         heading = headings.get(index)
         if heading is not None:
-            sections.append(_Section(heading.title, heading.level))
+            sections.append(_Section(without_underscores(heading.title), heading.level))
         if paragraph:
             sections[-1].paragraphs.append(paragraph)
     return [s for s in sections if s.paragraphs]

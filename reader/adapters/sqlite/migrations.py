@@ -7,7 +7,7 @@ from typing import Any
 
 from reader.adapters.sqlite.transaction import transaction
 
-INDEX_VERSION = 4
+INDEX_VERSION = 5
 """Version of the extraction and chunking pipeline; books indexed by an older one can be reindexed.
 
 2: concept maps and per-page visual measurements are made at import.
@@ -15,6 +15,9 @@ INDEX_VERSION = 4
    names merged by what titles and honorifics mean.
 4: plain-text "VOLUME I" headings are contents entries (parts over their chapters in recaps); XHTML
    without a declared encoding is decoded as text books are.
+5: plain-text chapters from contents lists, numerals and division words in several languages, with
+   levels; legacy code pages chosen by how the text reads; EPUB chapters open new pages, and headings
+   stand in for navigation that names too little.
 """
 
 _V1_CORE = """
