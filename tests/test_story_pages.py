@@ -78,3 +78,19 @@ def test_a_book_that_seems_all_matter_is_kept_whole() -> None:
     pages = ["*** START OF THE PROJECT GUTENBERG EBOOK X ***", "*** END OF THE PROJECT GUTENBERG EBOOK X ***"]
     story = find_story_pages(pages, [], "X")
     assert (story.first, story.last) == (1, 2)
+
+
+def test_a_subtitle_named_in_the_contents_is_front_matter_like_the_title() -> None:
+    contents = "CONTENTS\n\n I Introduction\n II The Machine\n III The Return"
+    pages = ["MOBY-DICK; or, THE WHALE.", "An Invention\n\nby H. G. Wells", contents]
+    pages += [f"{n}.\n\n{title}\n\n{PROSE}" for n, title in (("I", "Introduction"), ("II", "The Machine"), ("III", "The Return"))]
+    chapters = [
+        Chapter(0, "MOBY-DICK; or, THE WHALE.", 1, 1),
+        Chapter(1, "An Invention", 2, 2),
+        Chapter(2, "CONTENTS", 3, 3),
+        Chapter(3, "I. Introduction", 4, 4),
+        Chapter(4, "II. The Machine", 5, 5),
+        Chapter(5, "III. The Return", 6, 6),
+    ]
+    story = find_story_pages(pages, chapters, "Moby Dick; Or, The Whale")
+    assert (story.first, story.last) == (4, 6)

@@ -24,7 +24,7 @@ the licence follows."""
 _THE_END = re.compile(r"^\W{0,6}(?:the\s+end|finis)\W{0,6}$", re.IGNORECASE)
 """"THE END" or "Finis" on a line of its own: near the end of a book, what follows is the publisher's."""
 _MATTER_HEADING = re.compile(
-    r"^\W{0,3}(?:transcriber['’]?s?\s+notes?|table\s+of\s+contents|contents|list\s+of\s+illustrations"
+    r"^\W{0,3}(?:(?:[a-z]+\s+)?transcriber['’]?s?\s+notes?|table\s+of\s+contents|contents|list\s+of\s+illustrations"
     r"|illustrations|index|copyright(?:\s+page)?|title\s+page|colophon|cover|licen[cs]e"
     r"|the\s+full\s+project\s+gutenberg\s+licen[cs]e|about\s+this\s+e-?book|also\s+by\b.*)\W{0,3}$",
     re.IGNORECASE,

@@ -11,6 +11,7 @@ companion features.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,6 +25,7 @@ LAST_PART = 0.1
 CONTENTS_ENTRIES = 3
 """Chapter titles a page must list to be a contents page."""
 _PARAGRAPHS = re.compile(r"\n\s*\n")
+_NOT_WORD = re.compile(r"[\W_]+")
 
 
 @dataclass(frozen=True)
@@ -91,10 +93,15 @@ def _trim_by_chapters(
     """Move `first` past title, dedication and contents pages and matter entries before the first
     chapter, and `last` before matter entries after the story's last chapter."""
     inside = [c for c in chapters if first <= c.start_page <= last]
-    book_title = _title_key(title)
-    story = [c for c in inside if not matter_title(c.title) and _title_key(c.title) != book_title]
+    book_title = _plain(title)
+    story = [c for c in inside if not matter_title(c.title) and _plain(c.title) != book_title]
     if not story:
         return first, last
+    contents = _contents_page(texts, story, first)
+    if contents is not None:  # a title page, a subtitle or a dedication named in the contents: front matter
+        later = [c for c in story if c.start_page > contents]
+        if later:
+            first, story = contents + 1, later
     opening = min(c.start_page for c in story)
     closing = max(c.start_page for c in story)
     if opening > first and opening - first <= max(10, len(texts) // 20):
@@ -107,6 +114,23 @@ def _trim_by_chapters(
         if paragraphs and opens_matter(paragraphs[0]):
             return first, number - 1
     return first, last
+
+
+def _plain(text: str) -> str:
+    """A title without case, punctuation or spacing ("MOBY-DICK; or, THE WHALE." = "Moby Dick; Or, The Whale")."""
+    return " ".join(_NOT_WORD.sub(" ", text).casefold().split())
+
+
+def _contents_page(texts: Sequence[str], story: Sequence[Chapter], first: int) -> int | None:
+    """The last page near the start that lists the chapters (a contents page), if there is one."""
+    counts = Counter(_plain(c.title) for c in story)
+    titles = [t for t, n in counts.items() if n == 1 and len(t) >= 4]  # "CHAPTER I" of every part names none
+    found = None
+    for number in range(first, min(len(texts), first + max(10, len(texts) // 50)) + 1):
+        plain = f" {_plain(texts[number - 1])} "
+        if sum(1 for t in titles if f" {t} " in plain) >= CONTENTS_ENTRIES:
+            found = number
+    return found
 
 
 def _front_end(texts: Sequence[str], story: Sequence[Chapter], first: int, opening: int) -> int:
