@@ -253,9 +253,7 @@ def pdf_rows(folders: list[Path], only: str | None, workdir: Path) -> list[Row]:
                 continue
             out = workdir / f"{slug}.pdf"
             reference = make_pdf_from_epub(epub, out)
-            started = time.perf_counter()
             book = PdfExtractor().extract(out)
-            total = time.perf_counter() - started
             score = compare(reference, [c.title for c in book.chapters])
             epub_book = EpubExtractor().extract(epub)
             sample = sample_sentences(epub_book, seed=len(slug))
@@ -294,7 +292,6 @@ def report(rows: list[Row], verbose: bool) -> None:
             f"false {false} ({false / max(1, reference):.1%}); under 95% found: {below or 'none'}; "
             f"false >= 5%: {noisy or 'none'}"
         )
-    sentences = [r.sentences for r in rows if r.sentences]
     for kind, suffix in (("texts", ".txt"), ("PDFs", ".pdf")):
         part = [r.sentences for r in rows if r.sentences and r.name.endswith(suffix)]
         if part:
