@@ -87,7 +87,12 @@ def test_titles_can_be_limited_to_those_already_reached() -> None:
 def test_a_number_no_chapter_has_says_how_to_name_an_entry_by_place() -> None:
     assert find_chapter("5", TITLED, 12) is None
     assert find_chapter("#9", TITLED, 12) is None
-    assert no_chapter("5", TITLED) == "No chapter is numbered 5; #5 is entry 5 of the contents."
+    assert no_chapter("5", TITLED) == (
+        "No chapter 5 in this book: its chapters are numbered 1 to 4; #5 is entry 5 of the contents."
+    )
+    assert no_chapter("Chapter 99", parts(True), entries=False) == (
+        "No chapter 99 in this book: each part numbers its chapters anew, up to 3."
+    )
     assert no_chapter("#9", TITLED) == "There is no entry #9; the contents have 5."
     unnumbered = [Chapter(0, "The Harbour", 1, 5), Chapter(1, "The Letter", 6, 9)]
     assert find_chapter("2", unnumbered, 9) is None  # no title fallback for a numeral

@@ -168,7 +168,8 @@ class SummariesUseCase:
         if section is None:  # a part, summarised whole
             start = max(chapter.start_page, book.story_start)
             section = Section(0, chapter.title, start, min(chapter.end_page, book.story_last), chapter.index)
-        return section, choice.note
+        note = f"{choice.note} (#N picks the N-th entry of the contents.)" if choice.note else ""
+        return section, note
 
     @staticmethod
     def _before_story(book: Book, pages: Sequence[Page]) -> str:
