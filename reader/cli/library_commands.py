@@ -139,7 +139,7 @@ def import_command(args: argparse.Namespace, services: Services) -> int:
 
 
 def reindex_command(args: argparse.Namespace, services: Services) -> int:
-    books = [services.find_book(q) for q in args.books] if args.books else services.importer.stale_books()
+    books = [services.find_book(q) for q in args.books] if args.books else services.stale_books()
     if not books:
         print("Every book is indexed by this version of reader; nothing to do.")
         return 0
@@ -174,6 +174,12 @@ def list_command(args: argparse.Namespace, services: Services) -> int:
         author = f" — {book.author}" if book.author else ""
         pages = f"{book.page_count} page{'s' * (book.page_count != 1)}"
         print(f"{book.short_id}  {book.title}{author}  ({pages}, at {progress}%)")
+    if stale := services.stale_books():
+        count = f"{len(stale)} book{'s were' if len(stale) != 1 else ' was'}"
+        print(
+            f"{count} indexed by an older reader; `reader reindex` brings them up to date "
+            "(your position, marks, notes, conversations and OCR text stay)."
+        )
     return 0
 
 
