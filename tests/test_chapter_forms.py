@@ -69,9 +69,14 @@ def test_set_page_and_recap_take_the_same_chapter_forms_and_name_the_part(
     # recap --chapter reads the same forms up to the reading position (here in part one)
     for form in ("2", "Chapter 2", "Chapter the Second", "the doldrums"):
         code, out, err = run(capsys, "recap", "voyages", "--chapter", form)
-        assert code == 0 and out.startswith(CHAPTERS[0][1]) and SAILORS[1] in out, (form, out, err)
+        assert code == 0 and out.startswith(f"{PART_ONE} › {CHAPTERS[0][1]} (") and SAILORS[1] in out, form
     code, out, err = run(capsys, "recap", "voyages", "--chapter", "Chapter 99")
     assert code == 1 and "No chapter 99 in this book" in err
+    # in part two before its chapter 2: a recap takes the chapter 2 read, and names its part
+    run(capsys, "set-page", "voyages", str(first_in_two.start_page))
+    code, out, err = run(capsys, "recap", "voyages", "--chapter", "Chapter 2")
+    assert code == 0 and out.startswith(f"{PART_ONE} › {CHAPTERS[0][1]} (") and SAILORS[1] in out, err
+    assert "starts after" not in err  # part two's chapter 2 is not read yet: not the one meant
     code, out, err = run(capsys, "search-page", "voyages", "Part Two, Chapter 1")
     assert code == 0 and SAILORS[2] in out
 

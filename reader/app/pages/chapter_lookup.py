@@ -161,10 +161,13 @@ def _current_part(chapters: Sequence[Chapter], current_page: int) -> Chapter | N
 
 
 def numbered_chapter(
-    kind: str, number: int, chapters: Sequence[Chapter], current_page: int = 0
+    kind: str, number: int, chapters: Sequence[Chapter], current_page: int = 0, *, until: int | None = None
 ) -> ChapterChoice | None:
-    """The entry whose own number is `number` (of `kind`), preferring the reader's part when several are."""
+    """The entry whose own number is `number` (of `kind`), preferring the reader's part when several are;
+    with `until`, one starting by that page when any does (a recap: the latest CHAPTER III read)."""
     found = numbered(kind, number, chapters)
+    if until is not None:
+        found = [i for i in found if chapters[i].start_page <= until] or found
     if not found:
         return None
     if len(found) == 1:
@@ -226,8 +229,11 @@ def find_chapter(
         if (choice := _chapter_in_part(part, chapter, chapters, titles_until)) is not None:
             return choice
     if (asked := asked_number(query)) is not None and _numeral(query):
-        return numbered_chapter(*asked, chapters, current_page)
-    if asked is not None and (choice := numbered_chapter(*asked, chapters, current_page)) is not None:
+        return numbered_chapter(*asked, chapters, current_page, until=titles_until)
+    if (
+        asked is not None
+        and (choice := numbered_chapter(*asked, chapters, current_page, until=titles_until)) is not None
+    ):
         return choice
     from reader.app.text.title_match import best_title  # off the app's first page (its header names)
 
