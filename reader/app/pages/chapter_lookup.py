@@ -66,9 +66,9 @@ not the "I" of "I Remember")."""
 _TITLE_WORD = re.compile(r"^\W*(?P<number>[a-z]+(?:-[a-z]+)?)\W*$", re.IGNORECASE)
 """A title that is a number word: "ONE", "Twenty-One"."""
 _INDEX = re.compile(r"^\s*#\s*(\d+)\s*$")
-_IN_PART = re.compile(
-    rf"^\s*(?P<part>.+?)\s*(?:{PATH_MARK.strip()}|>|,|;|/)\s*(?P<chapter>\S.*)$"
-    rf"|^\s*(?P<part2>(?:book|part|volume|vol)\.?\s+\S+)\s+(?P<chapter2>(?:chapter|chap|ch)\.?\s+.+)$",
+_PART_SEPARATOR = re.compile(rf"\s*(?:{PATH_MARK.strip()}|>|,|;|/)\s*")
+_PART_THEN_CHAPTER = re.compile(
+    r"^\s*(?P<part>(?:book|part|volume|vol)\.?\s+\S+)\s+(?P<chapter>(?:chapter|chap|ch)\.?\s+.+)$",
     re.IGNORECASE,
 )
 """A part and a chapter in it: "Book Ten, Chapter III", "BOOK TEN: 1812 › CHAPTER III", "book 10 ch 3"."""
@@ -217,17 +217,24 @@ def chapter_names(chapters: Sequence[Chapter]) -> dict[int, str]:
 def find_chapter(
     query: str, chapters: Sequence[Chapter], current_page: int = 0, *, titles_until: int | None = None
 ) -> ChapterChoice | None:
-    """The chapter `query` names: "#N" (the N-th contents entry), a number (the chapter's own), then a
+    """The chapter `query` names: "#N" (the N-th contents entry), a part and a chapter in it ("Book Ten,
+    Chapter III", the header's "BOOK TEN: 1812 › CHAPTER III"), a number (the chapter's own), then a
     title (fuzzy; only among chapters starting by `titles_until` when given: later titles may spoil)."""
     if (index := contents_index(query)) is not None:
         return ChapterChoice(chapters[index - 1]) if 1 <= index <= len(chapters) else None
-    if (match := _IN_PART.match(query)) is not None:
-        part, chapter = (
-            match.group("part") or match.group("part2"),
-            match.group("chapter") or match.group("chapter2"),
-        )
-        if (choice := _chapter_in_part(part, chapter, chapters, titles_until)) is not None:
-            return choice
+    wanted = query.strip().casefold()
+    if not any(c.title.strip().casefold() == wanted for c in chapters):  # a title with a comma is a title
+        for part, chapter in _part_and_chapter(query):
+            if (choice := _chapter_in_part(part, chapter, chapters, current_page, titles_until)) is not None:
+                return choice
+    return _find_one(query, chapters, current_page, titles_until)
+
+
+def _find_one(
+    query: str, chapters: Sequence[Chapter], current_page: int, titles_until: int | None
+) -> ChapterChoice | None:
+    """`find_chapter` for a query naming one entry: a number, else a title. Of entries titled alike
+    (a contents page's entry and the chapter itself), the latest one started by `current_page`."""
     if (asked := asked_number(query)) is not None and _numeral(query):
         return numbered_chapter(*asked, chapters, current_page, until=titles_until)
     if (
@@ -235,23 +242,41 @@ def find_chapter(
         and (choice := numbered_chapter(*asked, chapters, current_page, until=titles_until)) is not None
     ):
         return choice
-    from reader.app.text.title_match import best_title  # off the app's first page (its header names)
+    from reader.app.text.title_match import TITLE_CUTOFF, title_score  # off the app's first page
 
     pool = [c for c in chapters if titles_until is None or c.start_page <= titles_until]
-    best = best_title(query, {c.index: c.title for c in pool})
-    return next((ChapterChoice(c) for c in pool if c.index == best), None)
+    scores = [title_score(query, c.title) for c in pool]
+    best = max(scores, default=0.0)
+    if best < TITLE_CUTOFF:
+        return None
+    tied = [c for c, score in zip(pool, scores, strict=True) if score == best]
+    reached = [c for c in tied if c.start_page <= current_page]
+    return ChapterChoice(reached[-1] if reached else tied[0])
+
+
+def _part_and_chapter(query: str) -> list[tuple[str, str]]:
+    """Ways to read `query` as a part and a chapter in it, the header's "›" first."""
+    cuts = sorted(_PART_SEPARATOR.finditer(query), key=lambda m: PATH_MARK.strip() not in m.group())
+    found = [(query[: m.start()], query[m.end() :]) for m in cuts if m.start() > 0 and m.end() < len(query)]
+    if match := _PART_THEN_CHAPTER.match(query):
+        found.append((match.group("part"), match.group("chapter")))
+    return found
 
 
 def _chapter_in_part(
-    part_query: str, chapter_query: str, chapters: Sequence[Chapter], titles_until: int | None
+    part_query: str,
+    chapter_query: str,
+    chapters: Sequence[Chapter],
+    current_page: int,
+    titles_until: int | None,
 ) -> ChapterChoice | None:
     """The chapter `chapter_query` names inside the part `part_query` names ("Book Ten, Chapter III")."""
-    part = find_chapter(part_query, chapters, titles_until=titles_until)
+    part = _find_one(part_query, chapters, current_page, titles_until)
     if part is None:
         return None
     start = next(i for i, c in enumerate(chapters) if c.index == part.chapter.index)
     inside = [c for i, c in enumerate(chapters) if i > start and _part_of(chapters, i) == part.chapter]
-    found = find_chapter(chapter_query, inside, titles_until=titles_until) if inside else None
+    found = _find_one(chapter_query, inside, current_page, titles_until) if inside else None
     return ChapterChoice(found.chapter) if found is not None else None
 
 

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
 from functools import lru_cache
-from typing import TypeVar
 from unicodedata import category, normalize
-
-K = TypeVar("K", bound=Hashable)
 
 TITLE_CUTOFF = 80
 """How close (0-100) a query must be to a title, or to a run of its words, to name it."""
@@ -86,13 +82,3 @@ def _runs(title: str, wanted: int) -> tuple[str, tuple[str, ...]]:
         for start in range(max(1, len(words) - size + 1))
     ]
     return whole, tuple(runs)
-
-
-def best_title(query: str, titles: Mapping[K, str], cutoff: float = TITLE_CUTOFF) -> K | None:
-    """The key of the title `query` names best, or None when none comes close enough."""
-    best_key, best_score = None, cutoff
-    for key, title in titles.items():
-        score = title_score(query, title)
-        if score >= best_score and (best_key is None or score > best_score):
-            best_key, best_score = key, score
-    return best_key
