@@ -111,6 +111,8 @@ async def test_go_to_prefers_the_part_on_screen_and_the_header_names_it(tmp_path
             assert app.session.number == page, typed
             title = app.query_one(PageHeader).line.title.plain
             assert f"{part.split(':')[0]} › " in title, (typed, title)
+        took = [n.message for n in app._notifications if "parts have a chapter 2" in n.message]
+        assert took and f"{PART_TWO} › {CHAPTERS[1][1]}" in took[0] and "the part you are in" in took[0]
         await pilot.press("g", *"Chapter 99", "enter")
         assert isinstance(app.screen, GoToScreen)
         error = str(app.screen.query_one("#goto-error").content)
