@@ -71,7 +71,9 @@ def chapter_figures(services: Any, book: Any) -> Counter[str]:
         if index is None:
             continue
         reached = {
-            n[1] for c in chapters if c.start_page <= horizon and (n := own_number(c.title)) and n[0] == CHAPTER
+            n[1]
+            for c in chapters
+            if c.start_page <= horizon and (n := own_number(c.title)) and n[0] == CHAPTER
         }
         for n in numbers:
             held = verdict(index, "", f"That happens in Chapter {n}, as the book tells it.").held
@@ -109,8 +111,12 @@ def lookup_figures(books: list[Any]) -> dict[str, Counter[str]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--books", type=Path, nargs="*", default=[SHARED / "books", SHARED / "books" / "wide"])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--books", type=Path, nargs="*", default=[SHARED / "books", SHARED / "books" / "wide"]
+    )
     args = parser.parse_args()
     files = book_files(args.books)
     with tempfile.TemporaryDirectory() as folder:
