@@ -384,5 +384,10 @@ class Services:
     def find_book(self, query: str) -> Book:
         return find_in_library(query, self.books)
 
+    def stale_books(self) -> list[Book]:
+        """Books indexed by an older version of the import pipeline (`reader reindex` redoes them),
+        found without loading the extractors."""
+        return self.books.stale(INDEX_VERSION)
+
     def close(self) -> None:
         self.db.close()

@@ -54,3 +54,54 @@ def test_a_long_ambiguous_list_says_how_many_more() -> None:
     with pytest.raises(AmbiguousBookError) as caught:
         find_book("harbour tales", many)
     assert len(caught.value.candidates) == 9 and caught.value.candidates[-1] == "and 4 more"
+
+
+def authored(book_id: str, title: str, author: str) -> Book:
+    return Book(book_id, title, author, "en", "txt", f"/{title}.txt", 10, 1, "synthetic", "2026-01-01")
+
+
+SHELF = [
+    authored("a1a1a1a1", "Frankenstein; Or, The Modern Prometheus", "Mary Wollstonecraft Shelley"),
+    authored("b2b2b2b2", "The Adventures of Sherlock Holmes", "Arthur Conan Doyle"),
+    authored("c3c3c3c3", "War and Peace", "Leo Tolstoy"),
+    authored("d4d4d4d4", "Northern Tales", "Ann Writer"),
+    authored("e5e5e5e5", "Les Misérables", "Victor Hugo"),
+    authored("f6f6f6f6", "The War of the Worlds", "H. G. Wells"),
+    authored("a7a7a7a7", "North and South", "Elizabeth Gaskell"),
+    authored("b8b8b8b8", "Northanger Abbey", "Jane Austen"),
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "title"),
+    [
+        ("franken", "Frankenstein; Or, The Modern Prometheus"),
+        ("sherl", "The Adventures of Sherlock Holmes"),
+        ("tolst", "War and Peace"),
+        ("miser", "Les Misérables"),
+        ("doyle sherl", "The Adventures of Sherlock Holmes"),
+        ("war peace", "War and Peace"),
+        ("war wells", "The War of the Worlds"),
+        ("northern", "Northern Tales"),
+        ("north", "North and South"),  # the whole word "north" beats the beginnings of longer words
+        ("northa", "Northanger Abbey"),
+    ],
+)
+def test_the_beginning_of_any_word_of_the_title_or_author_names_a_book(query: str, title: str) -> None:
+    assert find_book(query, SHELF).title == title
+
+
+def test_word_beginnings_several_books_share_list_them() -> None:
+    with pytest.raises(AmbiguousBookError) as caught:
+        find_book("nort", SHELF)
+    listed = " ".join(caught.value.candidates)
+    assert all(t in listed for t in ("Northern Tales", "North and South", "Northanger Abbey"))
+    with pytest.raises(AmbiguousBookError) as caught:
+        find_book("war", SHELF)
+    assert len(caught.value.candidates) == 2
+
+
+def test_the_north_prefix_finds_northern_tales_when_it_is_the_only_one() -> None:
+    assert find_book("North", SHELF[:4]).title == "Northern Tales"
+    with pytest.raises(BookNotFoundError):
+        find_book("xyz", SHELF)

@@ -166,7 +166,7 @@ def test_chapter_3_means_the_books_chapter_3_and_hash_3_the_third_entry(
     assert main(["recap", book.id[:8], "--chapter", "the cliff walk"]) == 1
     assert "front matter" in capsys.readouterr().err
     assert main(["recap", book.id[:8], "--chapter", "7"]) == 1
-    assert "No chapter is numbered 7" in capsys.readouterr().err
+    assert "No chapter 7 in this book" in capsys.readouterr().err
 
 
 def test_the_chat_chapter_summary_tool_uses_the_chapters_own_number(epub_book: tuple[Services, Book]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from reader.app.chat.page_mentions import stated_pages
-from reader.app.pages.chapter_lookup import find_chapter, no_chapter, number_value, own_number
+from reader.app.pages.chapter_lookup import chapter_names, find_chapter, no_chapter, number_value, own_number
 from reader.app.pages.page_lookup import resolve_page, story_percent
 from reader.domain.models import Book, Chapter, Page
 
@@ -87,7 +87,12 @@ def test_titles_can_be_limited_to_those_already_reached() -> None:
 def test_a_number_no_chapter_has_says_how_to_name_an_entry_by_place() -> None:
     assert find_chapter("5", TITLED, 12) is None
     assert find_chapter("#9", TITLED, 12) is None
-    assert no_chapter("5", TITLED) == "No chapter is numbered 5; #5 is entry 5 of the contents."
+    assert no_chapter("5", TITLED) == (
+        "No chapter 5 in this book: its chapters are numbered 1 to 4; #5 is entry 5 of the contents."
+    )
+    assert no_chapter("Chapter 99", parts(True), entries=False) == (
+        "No chapter 99 in this book: each part numbers its chapters anew, up to 3."
+    )
     assert no_chapter("#9", TITLED) == "There is no entry #9; the contents have 5."
     unnumbered = [Chapter(0, "The Harbour", 1, 5), Chapter(1, "The Letter", 6, 9)]
     assert find_chapter("2", unnumbered, 9) is None  # no title fallback for a numeral
@@ -136,3 +141,36 @@ def test_the_chat_reads_chapter_numbers_and_percentages_like_the_rest() -> None:
     many = [Page(n, str(n)) for n in range(1, 61)]
     assert stated_pages("I just finished chapter 2", many, chapters, current_page=35) == set(range(41, 51))
     assert stated_pages("I just finished chapter 2", many, chapters, current_page=5) == set(range(11, 21))
+
+
+def test_every_name_the_header_shows_leads_back_to_its_chapter() -> None:
+    chapters = [
+        Chapter(0, "PART I. A VOYAGE TO LILLIPUT.", 1, 20),
+        Chapter(1, "CHAPTER I.", 1, 10, 1),
+        Chapter(2, "CHAPTER II.", 11, 20, 1),
+        Chapter(3, "PART III. A VOYAGE TO LAPUTA, BALNIBARBI, AND JAPAN.", 21, 50),
+        Chapter(4, "CHAPTER I.", 21, 30, 1),
+        Chapter(5, "CHAPTER II.", 31, 40, 1),
+        Chapter(6, "In Which Owl, Piglet and Pooh Meet", 41, 50, 1),
+    ]
+    names = chapter_names(chapters)
+    assert names[4] == "PART III. A VOYAGE TO LAPUTA, BALNIBARBI, AND JAPAN. › CHAPTER I."
+    assert names[6] == "In Which Owl, Piglet and Pooh Meet"  # its number is its own: no part named
+    for chapter in chapters:
+        for page in (1, 45):
+            choice = find_chapter(names[chapter.index], chapters, page)
+            assert choice is not None and choice.chapter == chapter, (names[chapter.index], page)
+    for query, start in (("Part III, Chapter 2", 31), ("part 3 chapter ii", 31), ("Part One / Chapter I", 1)):
+        choice = find_chapter(query, chapters, 45)
+        assert choice is not None and choice.chapter.start_page == start, query
+
+
+def test_of_entries_titled_alike_the_one_reached_is_taken() -> None:
+    chapters = [
+        Chapter(0, "CHAPTER 3. The Storm", 2, 2),  # a contents list's line taken for an entry
+        Chapter(1, "CHAPTER 1. The Harbour", 3, 5),
+        Chapter(2, "CHAPTER 2. The Letter", 6, 8),
+        Chapter(3, "CHAPTER 3. The Storm", 9, 12),
+    ]
+    assert find_chapter("chapter 3. the storm", chapters, 12).chapter.start_page == 9  # type: ignore[union-attr]
+    assert find_chapter("chapter 3. the storm", chapters, 4).chapter.start_page == 2  # type: ignore[union-attr]

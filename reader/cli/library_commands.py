@@ -10,9 +10,10 @@ from typing import Any
 
 from reader.app.library.book_lookup import describe
 from reader.app.notes.reading_pace import TimeLeft, format_minutes
-from reader.app.pages.page_lookup import page_label, resolve_page, story_percent
+from reader.app.pages.chapter_lookup import chapter_name
+from reader.app.pages.page_lookup import Place, page_label, resolve_place, story_percent
 from reader.cli.output import ProgressLine, error_line, json_line
-from reader.domain.models import Book, Page, source_marker
+from reader.domain.models import Book, Chapter, Page, source_marker
 from reader.services import SAMPLE_BOOK, Services
 
 
@@ -49,13 +50,17 @@ def register(commands: Any) -> None:
 
     p = commands.add_parser("search-page", help="print the full text of one page")
     p.add_argument("book", metavar="BOOK")
-    p.add_argument("page", metavar="PAGE", help='printed label ("iv", "57"), "#N" for an index, or "45%%"')
+    p.add_argument(
+        "page", metavar="PAGE", help='printed label ("iv", "57"), "#N" for an index, "45%%" or "Chapter 3"'
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=search_page_command)
 
     p = commands.add_parser("set-page", help="set the reading position (the spoiler horizon)")
     p.add_argument("book", metavar="BOOK")
-    p.add_argument("page", metavar="PAGE")
+    p.add_argument(
+        "page", metavar="PAGE", help='printed label ("iv", "57"), "#N" for an index, "45%%" or "Chapter 3"'
+    )
     p.set_defaults(handler=set_page_command)
 
     p = commands.add_parser("remove", help="remove a book and everything derived from it")
@@ -134,7 +139,7 @@ def import_command(args: argparse.Namespace, services: Services) -> int:
 
 
 def reindex_command(args: argparse.Namespace, services: Services) -> int:
-    books = [services.find_book(q) for q in args.books] if args.books else services.importer.stale_books()
+    books = [services.find_book(q) for q in args.books] if args.books else services.stale_books()
     if not books:
         print("Every book is indexed by this version of reader; nothing to do.")
         return 0
@@ -169,6 +174,12 @@ def list_command(args: argparse.Namespace, services: Services) -> int:
         author = f" — {book.author}" if book.author else ""
         pages = f"{book.page_count} page{'s' * (book.page_count != 1)}"
         print(f"{book.short_id}  {book.title}{author}  ({pages}, at {progress}%)")
+    if stale := services.stale_books():
+        count = f"{len(stale)} book{'s were' if len(stale) != 1 else ' was'}"
+        print(
+            f"{count} indexed by an older reader; `reader reindex` brings them up to date "
+            "(your position, marks, notes, conversations and OCR text stay)."
+        )
     return 0
 
 
@@ -294,10 +305,18 @@ def toc_command(args: argparse.Namespace, services: Services) -> int:
     return 0
 
 
+def typed_place(book: Book, pages: Sequence[Page], chapters: Sequence[Chapter], typed: str) -> Place:
+    """The page (and chapter) a typed PAGE names: a label, "#N", "45%" or a chapter ("Chapter 3"),
+    preferring the part of the reading position when chapter numbers restart in each part."""
+    return resolve_place(
+        typed, pages, chapters, allow_chapters=True, story=book.story_pages, current_page=book.current_page
+    )
+
+
 def search_page_command(args: argparse.Namespace, services: Services) -> int:
     book = services.find_book(args.book)
     pages = services.books.pages(book.id)
-    number = resolve_page(args.page, pages, story=book.story_pages)
+    number = typed_place(book, pages, services.books.chapters(book.id), args.page).number
     page = services.pages.page_text(book, number)
     source = next((p.text_source for p in pages if p.number == number), "")
     if args.json:
@@ -322,13 +341,17 @@ def search_page_command(args: argparse.Namespace, services: Services) -> int:
 def set_page_command(args: argparse.Namespace, services: Services) -> int:
     book = services.find_book(args.book)
     pages = services.books.pages(book.id)
-    number = resolve_page(args.page, pages, story=book.story_pages)
+    chapters = services.books.chapters(book.id)
+    number, choice = typed_place(book, pages, chapters, args.page)
     services.books.set_current_page(book.id, number)
     matter = f", {where} matter" if (where := book.matter_at(number)) else ""
+    named = f", {chapter_name(chapters, chapters.index(choice.chapter))}" if choice else ""
     print(
         f"{book.title}: reading position set to page {page_label(pages, number)} (#{number} of {book.page_count}"
-        f"{matter}), {story_percent(book, number)}% of the story."
+        f"{matter}){named}, {story_percent(book, number)}% of the story."
     )
+    if choice is not None and choice.note:
+        error_line(choice.note)
     return 0
 
 

@@ -69,9 +69,15 @@ class BookRepository(Protocol):
         chapters: Sequence[Chapter],
         chunks: Sequence[Chunk],
         concepts: Sequence[ExtractedConcept] = (),
+        page_texts: Sequence[tuple[int, str, str]] = (),
     ) -> None:
         """Write a whole book (with its concept map) atomically, replacing an earlier copy but keeping
-        its reading position."""
+        the reader's own: its reading position and conversations. `page_texts` ((page, source, text))
+        are recognised page texts to keep marked as such (their text is in `chunks`)."""
+        ...
+
+    def page_texts(self, book_id: str) -> Mapping[int, tuple[str, str]]:
+        """Page -> (source, text) of every page whose text was recognised (OCR, a model's transcription)."""
         ...
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from reader.app.notes.reading_pace import TimeLeft
-from reader.app.pages.page_lookup import page_chapter, page_label, resolve_page, story_percent
+from reader.app.pages.page_lookup import page_chapter, page_label, resolve_place, story_percent
 from reader.domain.models import FIGURE_IMPORTANCE, Book, Chapter, Page
+
+if TYPE_CHECKING:
+    from reader.app.pages.chapter_lookup import ChapterChoice
 
 FAR_AHEAD = 5
 """A jump more than this many pages past the reading position asks before unlocking spoilers."""
@@ -34,6 +37,9 @@ class ShownPage(NamedTuple):
     """Time left in the chapter and the book at the reader's pace (None until it is known)."""
     text_source: str = ""
     """"ocr" or "model" when the page's text was read from its picture, not its text layer."""
+    chapter_name: str = ""
+    """The chapter as the header names it: its title, after its part's where every part numbers its
+    chapters anew ("BOOK TEN: 1812 › CHAPTER III")."""
 
     @property
     def has_figures(self) -> bool:
@@ -75,6 +81,9 @@ class ReadingSession:
         """The page on screen (may be behind the horizon when re-reading)."""
         self.history: list[int] = []
         self._chapter_starts = sorted({c.start_page for c in chapters})
+        self._chapter_names: dict[int, str] | None = None
+        self.last_choice: ChapterChoice | None = None
+        """The chapter the last `resolve` took by number or title (None: it was a page)."""
 
     @property
     def page_count(self) -> int:
@@ -100,17 +109,27 @@ class ReadingSession:
     def shown(self) -> ShownPage:
         """The page on screen, ready to render."""
         number = self.number
+        chapter = page_chapter(self.book, self.chapters, number)
         return ShownPage(
             self.book,
             number,
             self.label(number),
             self.text(number),
-            page_chapter(self.book, self.chapters, number),
+            chapter,
             self.horizon,
             self.label(self.horizon),
             self.visual_importance(number),
             text_source=self.text_source(number),
+            chapter_name=self.chapter_name(chapter) if chapter is not None else "",
         )
+
+    def chapter_name(self, chapter: Chapter) -> str:
+        """`chapter` as the header names it (`chapter_names`, worked out for the whole book once)."""
+        if self._chapter_names is None:
+            from reader.app.pages.chapter_lookup import chapter_names  # with the first chapter shown
+
+            self._chapter_names = chapter_names(self.chapters)
+        return self._chapter_names.get(chapter.index, chapter.title)
 
     def text_source(self, number: int) -> str:
         if 1 <= number <= len(self.pages) and self.pages[number - 1].number == number:
@@ -123,8 +142,9 @@ class ReadingSession:
         return 1
 
     def resolve(self, typed: str) -> int:
-        """A page from a label, "#N", "45%" (of the story) or a chapter; PageNotFoundError otherwise."""
-        return resolve_page(
+        """A page from a label, "#N", "45%" (of the story) or a chapter (a bare chapter number prefers
+        the part of the page on screen; `last_choice` keeps the chapter taken); PageNotFoundError otherwise."""
+        place = resolve_place(
             typed,
             self.pages,
             self.chapters,
@@ -132,6 +152,14 @@ class ReadingSession:
             story=self.book.story_pages,
             current_page=self.number,
         )
+        self.last_choice = place.choice
+        return place.number
+
+    def took(self) -> str:
+        """What the last `resolve` took when it had to choose among parts' chapters of the same number
+        ("" when it named a page or the only such chapter)."""
+        choice = self.last_choice
+        return choice.note if choice is not None else ""
 
     def next_chapter_start(self, number: int) -> int | None:
         """The first page of the next chapter after page `number`."""

@@ -168,11 +168,15 @@ class SqliteBookRepository:
         chapters: Sequence[Chapter],
         chunks: Sequence[Chunk],
         concepts: Sequence[ExtractedConcept] = (),
+        page_texts: Sequence[tuple[int, str, str]] = (),
     ) -> None:
         """Write a whole book in one transaction, replacing any earlier copy; all or nothing.
 
-        The reading position of an earlier copy is kept (clamped to the new page count). The concept
-        map replaces the earlier one; cached summaries go with the earlier copy.
+        What the import made of the file goes (`_clear_derived`); the reader's own stays: the reading
+        position (clamped to the new page count), conversations, and the tables without a foreign key
+        to books (bookmarks, highlights, notes, the reading log). Page enrichments of pages whose text
+        is unchanged are kept; `page_texts` ((page, source, text)) are the recognised texts to store
+        again (the caller's chunks hold them). The concept map and cached summaries are made anew.
         """
         conn = self.conn
         with transaction(conn):
@@ -181,31 +185,41 @@ class SqliteBookRepository:
             ).fetchone()
             current_page, last_read_at = (previous[0], previous[1]) if previous else (1, None)
             enrichments = self._enrichments_to_keep(book.id, chunks, book.page_count)
-            self._delete(book.id)
-            conn.execute(
-                "INSERT INTO books (id, title, author, language, format, source_path, file_size, page_count, "
-                "current_page, pagination, index_version, warnings, imported_at, last_read_at, story_start, "
-                "story_end, encoding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    book.id,
-                    book.title,
-                    book.author,
-                    book.language,
-                    book.format,
-                    book.source_path,
-                    file_size,
-                    book.page_count,
-                    max(1, min(current_page, book.page_count)),
-                    book.pagination,
-                    index_version,
-                    _warnings_json(book.warnings),
-                    book.imported_at,
-                    last_read_at,
-                    book.story_start,
-                    book.story_end,
-                    book.encoding,
-                ),
+            if previous:
+                self._clear_derived(book.id)
+            columns = (
+                book.title,
+                book.author,
+                book.language,
+                book.format,
+                book.source_path,
+                file_size,
+                book.page_count,
+                max(1, min(current_page, book.page_count)),
+                book.pagination,
+                index_version,
+                _warnings_json(book.warnings),
+                book.imported_at,
+                last_read_at,
+                book.story_start,
+                book.story_end,
+                book.encoding,
             )
+            if previous:
+                conn.execute(
+                    "UPDATE books SET title = ?, author = ?, language = ?, format = ?, source_path = ?, "
+                    "file_size = ?, page_count = ?, current_page = ?, pagination = ?, index_version = ?, "
+                    "warnings = ?, imported_at = ?, last_read_at = ?, story_start = ?, story_end = ?, "
+                    "encoding = ? WHERE id = ?",
+                    (*columns, book.id),
+                )
+            else:
+                conn.execute(
+                    "INSERT INTO books (title, author, language, format, source_path, file_size, page_count, "
+                    "current_page, pagination, index_version, warnings, imported_at, last_read_at, story_start, "
+                    "story_end, encoding, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (*columns, book.id),
+                )
             conn.executemany(
                 "INSERT INTO pages (book_id, number, label, image_count, image_area, drawing_area, "
                 "visual_importance) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -239,7 +253,43 @@ class SqliteBookRepository:
                 "visual_importance, search_text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(book.id, *row) for row in enrichments],
             )
+            conn.executemany(
+                "INSERT INTO page_texts (book_id, page, source, text) VALUES (?, ?, ?, ?)",
+                [
+                    (book.id, page, source, text)
+                    for page, source, text in page_texts
+                    if page <= book.page_count
+                ],
+            )
             write_concepts(conn, book.id, concepts)
+
+    def page_texts(self, book_id: str) -> dict[int, tuple[str, str]]:
+        """Page -> (source, text) of every page whose text was recognised (OCR, a model's transcription)."""
+        rows = self.conn.execute("SELECT page, source, text FROM page_texts WHERE book_id = ?", (book_id,))
+        return {row[0]: (row[1], row[2]) for row in rows.fetchall()}
+
+    def _clear_derived(self, book_id: str) -> None:
+        """Delete what an import made of the book's file, inside the caller's transaction: every table
+        hanging off the book's row by a foreign key except the reader's own (READER_TABLES), and its vectors."""
+        for (table,) in self.conn.execute("SELECT table_name FROM embedding_spaces").fetchall():
+            self.conn.execute(f'DELETE FROM "{table}" WHERE book_id = ?', (book_id,))
+        for table in derived_tables(self.conn):
+            self.conn.execute(f'DELETE FROM "{table}" WHERE book_id = ?', (book_id,))
+
+
+READER_TABLES = frozenset({"conversations"})
+"""Tables with a foreign key to books that hold the reader's own data: a re-import keeps their rows.
+(Bookmarks, highlights, notes and the reading log have no foreign key to books at all.)"""
+
+
+def derived_tables(conn: Any) -> list[str]:
+    """The tables whose rows an import makes from the book's file: those with a foreign key to books,
+    apart from READER_TABLES."""
+    rows = conn.execute(
+        "SELECT m.name FROM sqlite_master m, pragma_foreign_key_list(m.name) f "
+        "WHERE m.type = 'table' AND f.\"table\" = 'books' ORDER BY m.name"
+    ).fetchall()
+    return [row[0] for row in rows if row[0] not in READER_TABLES]
 
 
 def _warnings(column: str | None) -> tuple[str, ...]:

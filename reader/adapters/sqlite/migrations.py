@@ -318,7 +318,7 @@ CREATE TABLE page_texts (
 """
 """Text recognised for pages that had no text layer: `source` says how ("ocr": local OCR). The page's
 chunks hold the same text for search; this row marks it and lets a run skip the pages already done.
-A re-import replaces the book's row and with it these (the pages are blank again until the next run)."""
+A re-import keeps those of pages that still have no text layer (`kept_page_texts`)."""
 
 
 

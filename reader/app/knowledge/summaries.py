@@ -29,7 +29,13 @@ from reader.app.knowledge.model_summary import (
 from reader.app.knowledge.recap_cache import recap_from_json, recap_to_json
 from reader.app.knowledge.recap_text import page_span, render_recap
 from reader.app.knowledge.story_outline import Part, Section, StoryOutline, story_outline
-from reader.app.pages.chapter_lookup import asked_number, contents_index, find_chapter, no_chapter
+from reader.app.pages.chapter_lookup import (
+    asked_number,
+    chapter_name,
+    contents_index,
+    find_chapter,
+    no_chapter,
+)
 from reader.app.pages.page_lookup import page_label
 from reader.app.shield.rules import ShieldIndex
 from reader.app.shield.spoiler_shield import HELD_SUMMARY, verdict
@@ -63,10 +69,13 @@ class ChapterResult:
 
     summary: SectionSummary
     notes: tuple[str, ...] = ()
+    name: str = ""
+    """The chapter as the reader can tell it apart ("BOOK TEN: 1812 › CHAPTER III"); "" for its title."""
 
     def heading(self, pages: Sequence[Page]) -> str:
         s = self.summary
-        return f"{s.title} ({page_span(lambda n: page_label(pages, n), s.start_page, s.end_page, s.partial)})"
+        span = page_span(lambda n: page_label(pages, n), s.start_page, s.end_page, s.partial)
+        return f"{self.name or s.title} ({span})"
 
 
 def text_hash(text: str) -> str:
@@ -168,7 +177,8 @@ class SummariesUseCase:
         if section is None:  # a part, summarised whole
             start = max(chapter.start_page, book.story_start)
             section = Section(0, chapter.title, start, min(chapter.end_page, book.story_last), chapter.index)
-        return section, choice.note
+        note = f"{choice.note} (#N picks the N-th entry of the contents.)" if choice.note else ""
+        return section, note
 
     @staticmethod
     def _before_story(book: Book, pages: Sequence[Page]) -> str:
@@ -187,7 +197,10 @@ class SummariesUseCase:
         enriched = self._all_enriched(book_id, min(section.end_page, current_page))
         summary = self._summarise(book_id, section, current_page, pages, work, enriched)
         summary = replace(summary, text=self._shielded(book_id, current_page, summary.text, summary.model))
-        return ChapterResult(summary, (note, *work.notes) if note else tuple(work.notes))
+        chapters = self.books.chapters(book_id)
+        at = next((i for i, c in enumerate(chapters) if c.index == section.entry), None)
+        name = chapter_name(chapters, at, reached=current_page) if at is not None else ""
+        return ChapterResult(summary, (note, *work.notes) if note else tuple(work.notes), name)
 
     def _shielded(self, book_id: str, current_page: int, text: str, model: str) -> str:
         """A model's `text` up to its first sentence about something after `current_page`, and one line."""

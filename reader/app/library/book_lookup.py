@@ -1,11 +1,12 @@
-"""Finding a book from what the user typed: an id prefix or a fuzzy title."""
+"""Finding a book from what the user typed: an exact title, an id prefix, the beginnings of words of its
+title or author ("franken", "tolst"), else a fuzzy title."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from reader.app.text.title_match import TITLE_CUTOFF, title_score
+from reader.app.text.title_match import TITLE_CUTOFF, WHOLE_WORDS, prefix_match, title_score
 from reader.domain.errors import AmbiguousBookError, BookNotFoundError
 from reader.domain.models import Book
 
@@ -40,7 +41,8 @@ def find_in_library(query: str, books: BookRepository) -> Book:
 
 
 def find_book(query: str, books: Sequence[Book]) -> Book:
-    """The one book `query` names: an exact title, an id prefix, else the one title it matches best.
+    """The one book `query` names: an exact title, an id prefix, the one book whose title and author
+    have a word starting with each typed word ("sherl", "tolst war"), else the title it matches best.
 
     Raises:
         BookNotFoundError: nothing matches.
@@ -58,6 +60,10 @@ def find_book(query: str, books: Sequence[Book]) -> Book:
     by_id = [b for b in books if b.id.startswith(lowered)]
     if len(by_id) == 1:
         return by_id[0]
+    if prefixed := by_word_prefix(query, books):
+        if len(prefixed) == 1:
+            return prefixed[0]
+        raise AmbiguousBookError(query, _listing(prefixed))
     scored = sorted(
         ((title_score(query, b.title), i) for i, b in enumerate(books)), key=lambda pair: -pair[0]
     )
@@ -71,6 +77,14 @@ def find_book(query: str, books: Sequence[Book]) -> Book:
     if len(close) == 1:
         return close[0]
     raise AmbiguousBookError(query, _listing(close))
+
+
+def by_word_prefix(query: str, books: Sequence[Book]) -> list[Book]:
+    """The books whose title and author have a word starting with each word of `query`; when some of
+    them have each typed word whole ("north" in "North and South" beside "Northern Tales"), those."""
+    ranked = [(prefix_match(query, f"{b.title} {b.author}"), b) for b in books]
+    whole = [b for rank, b in ranked if rank == WHOLE_WORDS]
+    return whole or [b for rank, b in ranked if rank]
 
 
 def _listing(books: Sequence[Book]) -> list[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -65,6 +65,20 @@ def chapter_ranges(chapters: list[ExtractedChapter], page_count: int) -> list[Ch
             )
         )
     return result
+
+
+def kept_page_texts(
+    stored: Mapping[int, tuple[str, str]], extracted: ExtractedBook
+) -> dict[int, tuple[str, str]]:
+    """The recognised page texts (OCR, a model's transcription) a re-import keeps: those of pages that
+    still have no text layer. The book's id is its file's hash, so a page read again is the same picture
+    (its source is unchanged); a page that now has a text layer (a better extractor) takes that instead."""
+    count = len(extracted.pages)
+    return {
+        number: found
+        for number, found in stored.items()
+        if 1 <= number <= count and not extracted.pages[number - 1].text.strip()
+    }
 
 
 def scan_folder(folder: Path, suffixes: Iterable[str]) -> list[Path]:
@@ -163,7 +177,8 @@ class ImportBooksUseCase:
             return ImportOutcome(path, "unchanged", f"{title}: already in the library, unchanged.", book)
         extracted = self.extractor_for(path).extract(path, password=password, progress=progress)
         old = self.books.get(book_id) if reindex else None
-        book = self._store(book_id, path, extracted)
+        recognised = kept_page_texts(self.books.page_texts(book_id), extracted) if reindex else {}
+        book = self._store(book_id, path, extracted, recognised)
         status = "reindexed" if reindex else "imported"
         verb = "Reindexed" if reindex else "Imported"
         message = f"{verb} {book.title} ({book.page_count} page{'s' * (book.page_count != 1)})."
@@ -171,10 +186,14 @@ class ImportBooksUseCase:
             message = " ".join(filter(None, [message, self.reanchor(book_id, old.page_count)]))
         return ImportOutcome(path, status, message, book, tuple(extracted.warnings))
 
-    def _store(self, book_id: str, path: Path, extracted: ExtractedBook) -> Book:
+    def _store(
+        self, book_id: str, path: Path, extracted: ExtractedBook, recognised: Mapping[int, tuple[str, str]]
+    ) -> Book:
         if not extracted.pages:
             raise ExtractionError(f"{path}: no pages could be read from this file.")
         page_texts = [page.text for page in extracted.pages]
+        for number, (_, text) in recognised.items():
+            page_texts[number - 1] = text
         pages = [
             Page(number=i, label=p.label or str(i), visuals=p.visuals)
             for i, p in enumerate(extracted.pages, start=1)
@@ -201,7 +220,10 @@ class ImportBooksUseCase:
         for chapter in chapters:
             headings.setdefault(chapter.start_page, []).append(chapter.title)
         concepts = build_concept_map(story.texts, headings)
-        self.books.replace(book, path.stat().st_size, self.index_version, pages, chapters, chunks, concepts)
+        kept = [(number, source, text) for number, (source, text) in sorted(recognised.items())]
+        self.books.replace(
+            book, path.stat().st_size, self.index_version, pages, chapters, chunks, concepts, kept
+        )
         stored = self.books.get(book_id)
         assert stored is not None
         return stored

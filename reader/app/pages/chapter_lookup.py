@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from reader.app.text.title_match import best_title
 from reader.domain.models import Chapter
 
 CHAPTER = "chapter"
@@ -52,8 +51,11 @@ _ROMAN = re.compile(r"^m{0,4}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$",
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _NUMBER = r"\d{1,4}|[ivxlcdm]{1,9}|[a-z]+(?:-[a-z]+)?"
 _KIND = r"(?P<kind>chapter|chap|ch|stave|canto|part|book|volume|vol)\.?"
-_QUERY = re.compile(rf"^\s*(?:{_KIND}\s*)?(?P<number>{_NUMBER})\s*[.:)]?\s*$", re.IGNORECASE)
-"""What a reader types for a numbered entry: "3", "III", "three", "Chapter 3", "ch. iii", "Part 2"."""
+_QUERY = re.compile(rf"^\s*(?:{_KIND}\s*)?(?:the\s+)?(?P<number>{_NUMBER})\s*[.:)]?\s*$", re.IGNORECASE)
+"""What a reader types for a numbered entry: "3", "III", "three", "Chapter 3", "ch. iii", "Part 2",
+"Chapter the Third"."""
+PATH_MARK = " › "
+"""Between a part's title and its chapter's, where the numbering restarts in each part."""
 _TITLE_WITH_KIND = re.compile(rf"^\W*{_KIND}\s+(?:the\s+)?(?P<number>{_NUMBER})\b", re.IGNORECASE)
 """A title that names its number: "Chapter 3: The Storm", "CHAPTER III.", "Book Two: 1806"."""
 _TITLE_BARE = re.compile(
@@ -64,6 +66,12 @@ not the "I" of "I Remember")."""
 _TITLE_WORD = re.compile(r"^\W*(?P<number>[a-z]+(?:-[a-z]+)?)\W*$", re.IGNORECASE)
 """A title that is a number word: "ONE", "Twenty-One"."""
 _INDEX = re.compile(r"^\s*#\s*(\d+)\s*$")
+_PART_SEPARATOR = re.compile(rf"\s*(?:{PATH_MARK.strip()}|>|,|;|/)\s*")
+_PART_THEN_CHAPTER = re.compile(
+    r"^\s*(?P<part>(?:book|part|volume|vol)\.?\s+\S+)\s+(?P<chapter>(?:chapter|chap|ch)\.?\s+.+)$",
+    re.IGNORECASE,
+)
+"""A part and a chapter in it: "Book Ten, Chapter III", "BOOK TEN: 1812 › CHAPTER III", "book 10 ch 3"."""
 
 
 @dataclass(frozen=True)
@@ -153,10 +161,13 @@ def _current_part(chapters: Sequence[Chapter], current_page: int) -> Chapter | N
 
 
 def numbered_chapter(
-    kind: str, number: int, chapters: Sequence[Chapter], current_page: int = 0
+    kind: str, number: int, chapters: Sequence[Chapter], current_page: int = 0, *, until: int | None = None
 ) -> ChapterChoice | None:
-    """The entry whose own number is `number` (of `kind`), preferring the reader's part when several are."""
-    found = [i for i, c in enumerate(chapters) if own_number(c.title) == (kind, number)]
+    """The entry whose own number is `number` (of `kind`), preferring the reader's part when several are;
+    with `until`, one starting by that page when any does (a recap: the latest CHAPTER III read)."""
+    found = numbered(kind, number, chapters)
+    if until is not None:
+        found = [i for i in found if chapters[i].start_page <= until] or found
     if not found:
         return None
     if len(found) == 1:
@@ -165,31 +176,108 @@ def numbered_chapter(
     mine = [i for i in found if current is not None and _part_of(chapters, i) == current]
     started = [i for i in found if chapters[i].start_page <= current_page]
     chosen = mine[0] if mine else started[-1] if started else found[0]
-    chapter = chapters[chosen]
-    part = _part_of(chapters, chosen)
     why = "the part you are in" if mine else "the latest one you have reached" if started else "the first"
-    where = f" of {part.title}" if part is not None and part.start_page <= max(current_page, 1) else ""
-    note = (
-        f"{len(found)} parts have a {kind} {number}; took {chapter.title}{where}, {why} "
-        "(#N picks the N-th entry of the contents)."
-    )
-    return ChapterChoice(chapter, note)
+    name = chapter_name(chapters, chosen, reached=max(current_page, 1))
+    return ChapterChoice(chapters[chosen], f"{len(found)} parts have a {kind} {number}; took {name}, {why}.")
+
+
+def numbered(kind: str, number: int, chapters: Sequence[Chapter]) -> list[int]:
+    """The positions of the entries numbered `number` of `kind` ("CHAPTER III" of every part)."""
+    return [i for i, c in enumerate(chapters) if own_number(c.title) == (kind, number)]
+
+
+def chapter_name(chapters: Sequence[Chapter], position: int, *, reached: int | None = None) -> str:
+    """The entry at `position` as a reader can tell it apart: its title, after its part's where other
+    parts have an entry of the same number ("BOOK TEN: 1812 › CHAPTER III"). With `reached`, a part
+    starting after that page is not named (its title may tell what is to come)."""
+    chapter = chapters[position]
+    number = own_number(chapter.title)
+    if number is None or len(numbered(*number, chapters)) < 2:
+        return chapter.title
+    part = _part_of(chapters, position)
+    if part is None or (reached is not None and part.start_page > reached):
+        return chapter.title
+    return f"{part.title}{PATH_MARK}{chapter.title}"
+
+
+def chapter_names(chapters: Sequence[Chapter]) -> dict[int, str]:
+    """`chapter_name` of every entry, by its index (the page header names the chapter on screen so)."""
+    counts: dict[tuple[str, int], int] = {}
+    for chapter in chapters:
+        if (number := own_number(chapter.title)) is not None:
+            counts[number] = counts.get(number, 0) + 1
+    names = {}
+    for position, chapter in enumerate(chapters):
+        number = own_number(chapter.title)
+        part = _part_of(chapters, position) if number is not None and counts[number] > 1 else None
+        names[chapter.index] = f"{part.title}{PATH_MARK}{chapter.title}" if part else chapter.title
+    return names
 
 
 def find_chapter(
     query: str, chapters: Sequence[Chapter], current_page: int = 0, *, titles_until: int | None = None
 ) -> ChapterChoice | None:
-    """The chapter `query` names: "#N" (the N-th contents entry), a number (the chapter's own), then a
+    """The chapter `query` names: "#N" (the N-th contents entry), a part and a chapter in it ("Book Ten,
+    Chapter III", the header's "BOOK TEN: 1812 › CHAPTER III"), a number (the chapter's own), then a
     title (fuzzy; only among chapters starting by `titles_until` when given: later titles may spoil)."""
     if (index := contents_index(query)) is not None:
         return ChapterChoice(chapters[index - 1]) if 1 <= index <= len(chapters) else None
+    wanted = query.strip().casefold()
+    if not any(c.title.strip().casefold() == wanted for c in chapters):  # a title with a comma is a title
+        for part, chapter in _part_and_chapter(query):
+            if (choice := _chapter_in_part(part, chapter, chapters, current_page, titles_until)) is not None:
+                return choice
+    return _find_one(query, chapters, current_page, titles_until)
+
+
+def _find_one(
+    query: str, chapters: Sequence[Chapter], current_page: int, titles_until: int | None
+) -> ChapterChoice | None:
+    """`find_chapter` for a query naming one entry: a number, else a title. Of entries titled alike
+    (a contents page's entry and the chapter itself), the latest one started by `current_page`."""
     if (asked := asked_number(query)) is not None and _numeral(query):
-        return numbered_chapter(*asked, chapters, current_page)
-    if asked is not None and (choice := numbered_chapter(*asked, chapters, current_page)) is not None:
+        return numbered_chapter(*asked, chapters, current_page, until=titles_until)
+    if (
+        asked is not None
+        and (choice := numbered_chapter(*asked, chapters, current_page, until=titles_until)) is not None
+    ):
         return choice
+    from reader.app.text.title_match import TITLE_CUTOFF, title_score  # off the app's first page
+
     pool = [c for c in chapters if titles_until is None or c.start_page <= titles_until]
-    best = best_title(query, {c.index: c.title for c in pool})
-    return next((ChapterChoice(c) for c in pool if c.index == best), None)
+    scores = [title_score(query, c.title) for c in pool]
+    best = max(scores, default=0.0)
+    if best < TITLE_CUTOFF:
+        return None
+    tied = [c for c, score in zip(pool, scores, strict=True) if score == best]
+    reached = [c for c in tied if c.start_page <= current_page]
+    return ChapterChoice(reached[-1] if reached else tied[0])
+
+
+def _part_and_chapter(query: str) -> list[tuple[str, str]]:
+    """Ways to read `query` as a part and a chapter in it, the header's "›" first."""
+    cuts = sorted(_PART_SEPARATOR.finditer(query), key=lambda m: PATH_MARK.strip() not in m.group())
+    found = [(query[: m.start()], query[m.end() :]) for m in cuts if m.start() > 0 and m.end() < len(query)]
+    if match := _PART_THEN_CHAPTER.match(query):
+        found.append((match.group("part"), match.group("chapter")))
+    return found
+
+
+def _chapter_in_part(
+    part_query: str,
+    chapter_query: str,
+    chapters: Sequence[Chapter],
+    current_page: int,
+    titles_until: int | None,
+) -> ChapterChoice | None:
+    """The chapter `chapter_query` names inside the part `part_query` names ("Book Ten, Chapter III")."""
+    part = _find_one(part_query, chapters, current_page, titles_until)
+    if part is None:
+        return None
+    start = next(i for i, c in enumerate(chapters) if c.index == part.chapter.index)
+    inside = [c for i, c in enumerate(chapters) if i > start and _part_of(chapters, i) == part.chapter]
+    found = _find_one(chapter_query, inside, current_page, titles_until) if inside else None
+    return ChapterChoice(found.chapter) if found is not None else None
 
 
 def _numeral(query: str) -> bool:
@@ -200,12 +288,35 @@ def _numeral(query: str) -> bool:
     return token.isdigit() or bool(token and _ROMAN.match(token))
 
 
-def no_chapter(query: str, chapters: Sequence[Chapter]) -> str:
-    """Why `query` names no chapter, and what to type instead."""
-    if (index := contents_index(query)) is not None:
+def names_chapter(query: str) -> bool:
+    """Whether `query` can only mean a chapter (or part): "Chapter 99", "Book Two", never a page label."""
+    match = _QUERY.match(query)
+    return match is not None and match.group("kind") is not None and asked_number(query) is not None
+
+
+def no_chapter(query: str, chapters: Sequence[Chapter], *, entries: bool = True) -> str:
+    """Why `query` names no chapter, and what the book has instead. With `entries`, "#N" means the N-th
+    entry of the contents (recaps); without, it is a page and is not suggested (`g`, `set-page`)."""
+    if entries and (index := contents_index(query)) is not None:
         return f"There is no entry #{index}; the contents have {len(chapters)}."
     if (asked := asked_number(query)) is not None:
         kind, number = asked
-        hint = f"; #{number} is entry {number} of the contents" if 1 <= number <= len(chapters) else ""
-        return f"No {kind} is numbered {number}{hint}."
+        numbers = sorted(
+            {n for c in chapters if (own := own_number(c.title)) and own[0] == kind for n in [own[1]]}
+        )
+        if not numbers:
+            has = f"no entry of its contents is numbered as a {kind}"
+        else:
+            again = sum(own_number(c.title) == (kind, numbers[0]) for c in chapters) > 1
+            has = (
+                f"each part numbers its {kind}s anew, up to {numbers[-1]}"
+                if again
+                else f"its {kind}s are numbered {numbers[0]} to {numbers[-1]}"
+            )
+        hint = (
+            f"; #{number} is entry {number} of the contents"
+            if entries and 1 <= number <= len(chapters)
+            else ""
+        )
+        return f"No {kind} {number} in this book: {has}{hint}."
     return f"No chapter matches '{query}'."

@@ -10,6 +10,7 @@ from reader.domain.errors import PageNotFoundError, ReaderError
 from reader.domain.models import Book, Chapter, Page, join_chunks
 
 if TYPE_CHECKING:
+    from reader.app.pages.chapter_lookup import ChapterChoice
     from reader.domain.ports import BookRepository, ChunkRepository
 
 _PERCENT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
@@ -26,6 +27,13 @@ class PageText(NamedTuple):
     chapter: Chapter | None
     matter: str | None = None
     """Whether the page is "front" or "back" matter; None on a page of the story."""
+
+
+class Place(NamedTuple):
+    """Where what the user typed leads: a page, and the chapter when a chapter was named."""
+
+    number: int
+    choice: ChapterChoice | None = None
 
 
 def page_label(pages: Sequence[Page], number: int) -> str:
@@ -52,15 +60,36 @@ def resolve_page(
     story: range | None = None,
     current_page: int = 0,
 ) -> int:
-    """Turn what the user typed into a 1-based page number.
+    """Turn what the user typed into a 1-based page number (`resolve_place`, its page only).
+
+    Raises:
+        PageNotFoundError: with a one-line message saying what the book has.
+    """
+    return resolve_place(
+        text, pages, chapters, allow_chapters=allow_chapters, story=story, current_page=current_page
+    ).number
+
+
+def resolve_place(
+    text: str,
+    pages: Sequence[Page],
+    chapters: Sequence[Chapter] = (),
+    *,
+    allow_chapters: bool = False,
+    story: range | None = None,
+    current_page: int = 0,
+) -> Place:
+    """Turn what the user typed into a page, and the chapter when it named one.
 
     Accepts a printed label ("iv", "57"), an index ("#57", or a plain number in a book whose labels
     are not numbers), a percentage of the story's pages `story` (default: all pages; "45%", the page
     `story_percent` shows as 45%) and, with allow_chapters, a chapter (`find_chapter`: "Chapter 3",
-    "III" or a title; a bare chapter number prefers the part holding `current_page`).
+    "Chapter the Third", "III" or a title; a bare chapter number prefers the part holding
+    `current_page`). A page label comes first: "3" is the page labelled 3, "Chapter 3" the chapter.
 
     Raises:
-        PageNotFoundError: with a one-line message saying what the book has.
+        PageNotFoundError: with a one-line message saying what the book has ("No chapter 99 in this
+        book" for a chapter it does not have).
     """
     query = str(text).strip()
     count = len(pages)
@@ -71,26 +100,29 @@ def resolve_page(
         if not 0 <= percent <= 100:
             raise PageNotFoundError(f"{query}: a percentage must be between 0% and 100%.")
         span = story if story is not None and len(story) else range(1, count + 1)
-        return max(span.start, min(span[-1], span.start - 1 + round(len(span) * percent / 100)))
+        return Place(max(span.start, min(span[-1], span.start - 1 + round(len(span) * percent / 100))))
     if match := _INDEX.match(query):
-        return _check_index(int(match.group(1)), pages)
+        return Place(_check_index(int(match.group(1)), pages))
     lowered = query.lower()
     for page in pages:
         if page.label.lower() == lowered:
-            return page.number
+            return Place(page.number)
     if query.isdigit():
         labelled = [page for page in pages if page.label != str(page.number)]
         if not any(page.label.isdigit() for page in labelled):
-            return _check_index(int(query), pages)  # no numbers printed apart from indexes: an index
+            return Place(_check_index(int(query), pages))  # no numbers printed apart from indexes
         first, last = pages[0].label, pages[-1].label
         raise PageNotFoundError(
             f"No page labelled {query}; the printed pages run from {first} to {last}"
             f" (type #{query} to count pages from the first)."
         )
-    from reader.app.pages.chapter_lookup import find_chapter  # its patterns compile when first asked
+    from reader.app.pages import chapter_lookup  # its patterns compile when first asked
 
-    if allow_chapters and chapters and (choice := find_chapter(query, chapters, current_page)) is not None:
-        return choice.chapter.start_page
+    if allow_chapters and chapters:
+        if (choice := chapter_lookup.find_chapter(query, chapters, current_page)) is not None:
+            return Place(choice.chapter.start_page, choice)
+        if chapter_lookup.names_chapter(query):
+            raise PageNotFoundError(chapter_lookup.no_chapter(query, chapters, entries=False))
     first, last = (pages[0].label, pages[-1].label) if pages else ("1", "1")
     raise PageNotFoundError(
         f"No page '{query}' in this book; its pages run from {first} to {last} ({count} pages)."

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from reader.app.pages.chapter_lookup import CHAPTER, number_value, numbered_chapter, own_number
+from reader.app.pages.chapter_lookup import CHAPTER, number_value, numbered, own_number
 from reader.app.shield.book_index import QUOTE_WORDS, BookTextIndex
 from reader.app.shield.words import Word, words
 from reader.app.text.background_words import BACKGROUND
@@ -146,12 +146,16 @@ class ShieldIndex:
             found[key] = rule
 
     def _later_titles(self) -> dict[tuple[str, ...], Chapter]:
-        """Titles of chapters starting after the horizon that say more than a number ("The Night Watch")."""
+        """Titles of chapters starting after the horizon that say more than a number ("The Night Watch")
+        and that no chapter the reader has reached has too."""
         found: dict[tuple[str, ...], Chapter] = {}
+        reached = {_name_key(_title_words(c.title)) for c in self.chapters if c.start_page <= self.horizon}
         for chapter in self.chapters:
             if chapter.start_page <= self.horizon:
                 continue
             key = _name_key(_title_words(chapter.title))
+            if key in reached:
+                continue  # an earlier chapter has the same title ("The Letter" in two parts)
             content = [w for w in key if w not in LINKS and number_value(w) is None]
             if len(key) < 2 or all(self._known(w) for w in content):
                 continue  # a number, or words the reader has seen as names (a title quoting the text)
@@ -222,15 +226,17 @@ class ShieldIndex:
             kind = "volume" if kind == "vol" else kind
             for token in (match.group("first"), match.group("last")):
                 number = number_value(token) if token else None
-                choice = numbered_chapter(kind, number, self.chapters, self.horizon) if number else None
-                if (
-                    choice is not None
-                    and choice.chapter.start_page > self.horizon
-                    and token.lower() not in asked
-                ):
-                    found.append(Finding(LATER_CHAPTER, match.group().strip(), choice.chapter.start_page))
+                start = self._first_start(kind, number) if number is not None else None
+                if start is not None and start > self.horizon and token.lower() not in asked:
+                    found.append(Finding(LATER_CHAPTER, match.group().strip(), start))
                     break
         return found
+
+    def _first_start(self, kind: str, number: int) -> int | None:
+        """Where the book's first entry numbered so starts (None: it has none). Numbering may restart in
+        every part: a "Chapter VII" cited is later only when every CHAPTER VII of the book is."""
+        starts = [self.chapters[i].start_page for i in numbered(kind, number, self.chapters)]
+        return min(starts, default=None)
 
     def _page(self, token: str | None) -> int | None:
         if not token:

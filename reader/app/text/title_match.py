@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
 from functools import lru_cache
-from typing import TypeVar
-
-K = TypeVar("K", bound=Hashable)
+from unicodedata import category, normalize
 
 TITLE_CUTOFF = 80
 """How close (0-100) a query must be to a title, or to a run of its words, to name it."""
@@ -35,6 +32,37 @@ def title_score(query: str, title: str, *, typing: bool = False) -> float:
     return best
 
 
+WHOLE_WORDS = 2
+"""`prefix_match`: every typed word is a whole word of the text."""
+PREFIXES = 1
+"""`prefix_match`: every typed word starts a word of the text, some only partly ("franken")."""
+
+
+def plain_words(text: str) -> list[str]:
+    """The words of `text` in lower case without accents or punctuation ("Les Misérables" -> les, miserables)."""
+    bare = "".join(ch for ch in normalize("NFKD", text.casefold()) if category(ch) != "Mn")
+    return "".join(ch if ch.isalnum() else " " for ch in bare).split()
+
+
+def prefix_match(query: str, text: str) -> int:
+    """How `query` names `text` word by word: WHOLE_WORDS, PREFIXES, or 0 when some typed word starts
+    no word of the text ("franken" and "tolst" start words of "Frankenstein" and "Leo Tolstoy"). Each
+    typed word needs a word of its own ("war war" does not name "War and Peace")."""
+    typed = plain_words(query)
+    if not typed or sum(map(len, typed)) < 3:  # "a", "of": too short to name anything
+        return 0
+    available = plain_words(text)
+    whole = True
+    for word in sorted(typed, key=len, reverse=True):  # longest first: "the th" takes "the" for "the"
+        exact = word in available
+        match = word if exact else next((w for w in available if w.startswith(word)), None)
+        if match is None:
+            return 0
+        available.remove(match)
+        whole = whole and exact
+    return WHOLE_WORDS if whole else PREFIXES
+
+
 @lru_cache(maxsize=1024)
 def _processed(text: str) -> str:
     from rapidfuzz import utils
@@ -54,13 +82,3 @@ def _runs(title: str, wanted: int) -> tuple[str, tuple[str, ...]]:
         for start in range(max(1, len(words) - size + 1))
     ]
     return whole, tuple(runs)
-
-
-def best_title(query: str, titles: Mapping[K, str], cutoff: float = TITLE_CUTOFF) -> K | None:
-    """The key of the title `query` names best, or None when none comes close enough."""
-    best_key, best_score = None, cutoff
-    for key, title in titles.items():
-        score = title_score(query, title)
-        if score >= best_score and (best_key is None or score > best_score):
-            best_key, best_score = key, score
-    return best_key

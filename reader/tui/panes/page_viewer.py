@@ -286,7 +286,15 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
         titles = [chapter.title for chapter in self.session.chapters]
         from reader.tui.screens.goto_screen import GoToScreen
 
-        self.app.push_screen(GoToScreen(self.session.resolve, suggestions=titles), self._jump_if_chosen)
+        self.app.push_screen(GoToScreen(self.session.resolve, suggestions=titles), self._go_to_chosen)
+
+    def _go_to_chosen(self, number: int | None) -> None:
+        """Jump where `g` resolved to, saying which part's chapter it took when several have the number."""
+        if number is None or self.session is None:
+            return
+        self.jump_to(number)
+        if took := self.session.took():
+            self.notify(took, timeout=4)
 
     def action_contents(self) -> None:
         """Show the table of contents."""

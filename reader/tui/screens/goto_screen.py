@@ -25,7 +25,7 @@ class GoToScreen(InputDialog[int | None]):
         resolve: Callable[[str], int],
         *,
         title: str = "Go to page",
-        hint: str = 'A page label ("57", "iv"), "#12" for the 12th page, "45%" or a chapter name.',
+        hint: str = 'A page label ("57", "iv"), "#12" for the 12th page, "45%", "Chapter 3" or a chapter title.',
         suggestions: Sequence[str] = (),
     ) -> None:
         super().__init__()

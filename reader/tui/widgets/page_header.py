@@ -82,8 +82,27 @@ def title_text(title: str, chapter: str | None, width: int) -> Content:
         return full
     title_room = width - cells(DASH) - cells(chapter)
     if title_room < MIN_TITLE:
-        return elide(chapter, width)
+        return chapter_in(chapter, width)
     return Content.assemble(elide(book, title_room), (DASH, "$text-muted"), chapter)
+
+
+def chapter_forms(chapter: str) -> list[str]:
+    """The ways to name a chapter, longest first: whole; with its part shortened to what precedes its
+    colon ("BOOK TEN: 1812 › CHAPTER III" -> "BOOK TEN › CHAPTER III"); the chapter alone."""
+    from reader.app.pages.chapter_lookup import PATH_MARK  # loaded already when a name has a part
+
+    if PATH_MARK not in chapter:
+        return [chapter]
+    part, mark, leaf = chapter.rpartition(PATH_MARK)
+    short = part.split(":")[0].strip()
+    return list(dict.fromkeys([chapter, f"{short}{mark}{leaf}" if short else chapter, leaf]))
+
+
+def chapter_in(chapter: str, width: int) -> Content:
+    """The chapter's name fitted to `width`: the longest of `chapter_forms` that fits, else the chapter
+    alone, elided."""
+    forms = chapter_forms(chapter)
+    return elide(next((form for form in forms if cells(form) <= width), forms[-1]), width)
 
 
 class HeaderLine(NamedTuple):
@@ -96,12 +115,13 @@ class HeaderLine(NamedTuple):
 def header_line(page: ShownPage, width: int) -> HeaderLine:
     """Fit `page`'s header into `width` cells: position parts are dropped (least important first) to
     leave the chapter some room, then the title and chapter are elided; numbers are never cut."""
-    chapter = page.chapter.title if page.chapter is not None else None
-    name = cells(chapter or page.book.title)
+    chapter = (page.chapter_name or page.chapter.title) if page.chapter is not None else None
+    names = [cells(form) for form in chapter_forms(chapter)] if chapter else [cells(page.book.title)]
     parts = position_parts(page._replace(time_left=None))  # the time left only fills room left over
     shortest = drop_to_fit(parts, 0, keep=READING_POSITION)
-    # drop parts to show the whole name when that is possible at all, else to give it NAME_ROOM
-    wanted = name if name <= width - GAP - cells(shortest) else min(name, NAME_ROOM)
+    # drop parts to show a whole name when that is possible at all, else to give it NAME_ROOM
+    whole = [name for name in names if name <= width - GAP - cells(shortest)]
+    wanted = whole[0] if whole else min(names[-1], NAME_ROOM)
     position = drop_to_fit(parts, width - GAP - wanted, keep=READING_POSITION)
     if cells(position) > width:
         position = drop_to_fit(parts, width)
