@@ -1,6 +1,6 @@
 """Book structure on real books: chapters found in plain texts and outline-less PDFs, and decoding.
 
-Usage: python benchmarks/structure_quality.py [--books DIR] [--book SLUG] [--no-pdf] [-v]
+Usage: python benchmarks/structure_quality.py [--books DIR] [--book SLUG] [--no-pdf] [--unseen DIR] [-v]
 
 For every plain text in ../shared/books and ../shared/books/wide:
 - reference chapters: the story chapters of the EPUB of the same edition when there is one (its
@@ -209,7 +209,7 @@ class Row:
     share: float | None
 
 
-def text_rows(folders: list[Path], only: str | None) -> list[Row]:
+def text_rows(folders: list[Path], only: str | None, unseen: tuple[Path, ...] = ()) -> list[Row]:
     rows: list[Row] = []
     for folder in folders:
         for path in sorted(folder.glob("*.txt")):
@@ -218,6 +218,8 @@ def text_rows(folders: list[Path], only: str | None) -> list[Row]:
                 continue
             epub = path.with_suffix(".epub")
             ref_file = ROOT / "benchmarks" / "structure_reference" / f"{slug}.txt"
+            if not ref_file.exists():
+                ref_file = folder / "structure_reference" / f"{slug}.txt"
             epub_book = EpubExtractor().extract(epub) if epub.exists() else None
             if epub_book is not None:
                 reference = epub_story_chapters(epub_book)
@@ -233,7 +235,8 @@ def text_rows(folders: list[Path], only: str | None) -> list[Row]:
                 sample = sample_sentences(epub_book, seed=len(slug))
                 texts = [p.text for p in book.pages]
                 sentences = (sentences_found(sample, texts), len(sample), sentences_found(sample, texts, fold=True))
-            rows.append(Row(f"{slug}.txt", "tuning" if slug in TUNING else "checking", score, sentences, share))
+            half = "tuning" if slug in TUNING else "unseen" if folder in unseen else "checking"
+            rows.append(Row(f"{slug}.txt", half, score, sentences, share))
     return rows
 
 
@@ -278,7 +281,7 @@ def report(rows: list[Row], verbose: bool) -> None:
                 print(f"      missing: {title}")
             for title in s.extra[:12]:
                 print(f"      false:   {title}")
-    for half in ("tuning", "checking"):
+    for half in ("tuning", "checking", "unseen"):
         part = [r for r in rows if r.half == half]
         if not part:
             continue
@@ -309,10 +312,17 @@ def main() -> None:
     parser.add_argument("--books", type=Path, default=ROOT.parent / "shared" / "books")
     parser.add_argument("--book", help="one book's slug")
     parser.add_argument("--no-pdf", action="store_true")
+    parser.add_argument(
+        "--unseen",
+        type=Path,
+        action="append",
+        default=[],
+        help="a folder of texts nobody tuned on, with references in its structure_reference/ (reported apart)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     folders = [args.books, args.books / "wide"]
-    rows = text_rows(folders, args.book)
+    rows = text_rows(folders + args.unseen, args.book, tuple(args.unseen))
     if not args.no_pdf:
         with tempfile.TemporaryDirectory() as workdir:
             rows += pdf_rows(folders, args.book, Path(workdir))
