@@ -9,6 +9,7 @@ For every plain text in ../shared/books and ../shared/books/wide:
 - found: reference chapters the text extractor finds, in order, with the same title (case,
   punctuation and numbering ignored; untitled chapters compare their numbers)
 - false: chapters the extractor gives that match no reference chapter
+- levels: found chapters nested as the reference nests them (parts over chapters over sections)
 - sentences: for a text with an EPUB, sentences sampled from the EPUB's story found word for word
   (quotes, dashes and accents included, whitespace aside) in the text's pages; in brackets, found
   with curly quotes and dashes folded to straight ones (some plain texts are typed that way: their
@@ -99,16 +100,19 @@ class Score:
     false: int
     missing: list[str]
     extra: list[str]
+    levelled: int = 0
+    """Found chapters at the reference's nesting level."""
 
 
-def compare(reference: list[str], titles: list[str]) -> Score:
-    """Reference chapters found in order among `titles` (an in-order greedy alignment)."""
-    keys = [chapter_key(t) for t in titles]
-    used = [False] * len(titles)
-    found = 0
+def compare(reference: list[tuple[str, int]], found: list[tuple[str, int]]) -> Score:
+    """Reference chapters found in order among `found` (an in-order greedy alignment), and how many of
+    those found sit at the reference's nesting level (levels compared by their order on each side)."""
+    keys = [chapter_key(t) for t, _ in found]
+    used = [False] * len(found)
+    pairs: list[tuple[int, int]] = []
     missing: list[str] = []
     at = 0
-    for title in reference:
+    for r, (title, _) in enumerate(reference):
         key = chapter_key(title)
         hit = next((i for i in range(at, len(keys)) if not used[i] and same_chapter(key, keys[i])), None)
         if hit is None:  # out of order: anywhere unused
@@ -117,18 +121,28 @@ def compare(reference: list[str], titles: list[str]) -> Score:
             missing.append(title)
             continue
         used[hit] = True
-        found += 1
+        pairs.append((r, hit))
         at = hit + 1
-    extra = [t for t, u in zip(titles, used, strict=True) if not u]
-    return Score(len(reference), found, len(extra), missing, extra)
+    ref_levels = sorted({reference[r][1] for r, _ in pairs})
+    found_levels = sorted({found[f][1] for _, f in pairs})
+    levelled = sum(
+        1 for r, f in pairs if ref_levels.index(reference[r][1]) == found_levels.index(found[f][1])
+    )
+    extra = [t for (t, _), u in zip(found, used, strict=True) if not u]
+    return Score(len(reference), len(pairs), len(extra), missing, extra, levelled)
 
 
-def read_reference(path: Path) -> list[str]:
+def read_reference(path: Path) -> list[tuple[str, int]]:
+    """A hand-written reference: one chapter a line, two spaces of indent per level, # comments."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    return [
+        (line.strip(), (len(line) - len(line.lstrip(" "))) // 2)
+        for line in lines
+        if line.strip() and not line.startswith("#")
+    ]
 
 
-def epub_story_chapters(book: ExtractedBook) -> list[str]:
+def epub_story_chapters(book: ExtractedBook) -> list[tuple[str, int]]:
     """An EPUB's story chapters: contents entries inside its story pages, matter and title left out."""
     count = len(book.pages)
     chapters = [
@@ -137,7 +151,7 @@ def epub_story_chapters(book: ExtractedBook) -> list[str]:
     story = find_story_pages([p.text for p in book.pages], chapters, book.title)
     book_key = title_key(book.title)
     return [
-        c.title
+        (c.title, c.level)
         for c in book.chapters
         if story.first <= c.start_page <= story.last
         and not matter_title(c.title)
@@ -229,7 +243,7 @@ def text_rows(folders: list[Path], only: str | None, unseen: tuple[Path, ...] = 
                 continue
             book = TextExtractor().extract(path)
             share = structure_seconds(path) / import_seconds(path)
-            score = compare(reference, [c.title for c in book.chapters])
+            score = compare(reference, [(c.title, c.level) for c in book.chapters])
             sentences = None
             if epub_book is not None:
                 sample = sample_sentences(epub_book, seed=len(slug))
@@ -257,7 +271,7 @@ def pdf_rows(folders: list[Path], only: str | None, workdir: Path) -> list[Row]:
             out = workdir / f"{slug}.pdf"
             reference = make_pdf_from_epub(epub, out)
             book = PdfExtractor().extract(out)
-            score = compare(reference, [c.title for c in book.chapters])
+            score = compare([(t, 0) for t in reference], [(c.title, 0) for c in book.chapters])
             epub_book = EpubExtractor().extract(epub)
             sample = sample_sentences(epub_book, seed=len(slug))
             texts = [p.text for p in book.pages]
@@ -288,11 +302,13 @@ def report(rows: list[Row], verbose: bool) -> None:
         reference = sum(r.score.reference for r in part)
         found = sum(r.score.found for r in part)
         false = sum(r.score.false for r in part)
+        levelled = sum(r.score.levelled for r in part)
         below = [r.name for r in part if r.score.reference and r.score.found < 0.95 * r.score.reference]
         noisy = [r.name for r in part if r.score.reference and r.score.false >= 0.05 * r.score.reference]
         print(
             f"{half}: {len(part)} books, chapters found {found}/{reference} ({found / max(1, reference):.1%}), "
-            f"false {false} ({false / max(1, reference):.1%}); under 95% found: {below or 'none'}; "
+            f"false {false} ({false / max(1, reference):.1%}), at the reference's level {levelled}/{found}; "
+            f"under 95% found: {below or 'none'}; "
             f"false >= 5%: {noisy or 'none'}"
         )
     for kind, suffix in (("texts", ".txt"), ("PDFs", ".pdf")):

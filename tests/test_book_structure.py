@@ -217,3 +217,37 @@ def test_gutenberg_italics_underscores_are_taken_off(tmp_path: Path) -> None:
     book = TextExtractor().extract(path)
     assert book.chapters[0].title == "CHAPTER I. JONATHAN HARKER'S JOURNAL--continued"
     assert "The Pequod sailed at noon, and I have not seen her since; my_file and ____ stay." in book.pages[0].text
+
+
+def test_a_contents_list_of_numbered_stories_whose_first_story_has_numbered_sections(tmp_path: Path) -> None:
+    stories = ["A Scandal in Bohemia", "The Red-Headed League", "A Case of Identity"]
+    numbers = ("I", "II", "III")
+    text = (
+        "THE ADVENTURES\n\nContents\n\n"
+        + "\n".join(f"   {n}.   {s}" for n, s in zip(numbers, stories, strict=True))
+        + "\n\n\n"
+        + "\n\n".join(
+            f"{n}. {s.upper()}\n\n" + ("\n\n".join(f"{part}.\n\n{prose()}" for part in numbers) if n == "I" else prose())
+            for n, s in zip(numbers, stories, strict=True)
+        )
+    )
+    found = chapters_of(tmp_path, text)
+    assert found == [
+        ("I. A SCANDAL IN BOHEMIA", 0),
+        ("I.", 1),
+        ("II.", 1),
+        ("III.", 1),
+        ("II. THE RED-HEADED LEAGUE", 0),
+        ("III. A CASE OF IDENTITY", 0),
+    ]
+
+
+def test_book_headings_inside_one_chapter_are_its_sections_not_parts(tmp_path: Path) -> None:
+    text = "\n\n".join(
+        f"CHAPTER {n}. Chapter {n}\n\n{prose()}"
+        + ("\n\n" + "\n\n".join(f"BOOK {b}. (Folio)\n\n{prose(2)}" for b in ("I", "II", "III")) if n == 2 else "")
+        for n in (1, 2, 3, 4)
+    )
+    found = chapters_of(tmp_path, text, "cetology.txt")
+    assert [t for t, level in found if level == 0] == [f"CHAPTER {n}. Chapter {n}" for n in (1, 2, 3, 4)]
+    assert [t for t, level in found if level == 1] == [f"BOOK {b}. (Folio)" for b in ("I", "II", "III")]

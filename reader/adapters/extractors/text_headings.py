@@ -380,7 +380,8 @@ class _TitleIndex:
         self.keys = sorted(self.by_key)
 
     def first_after(self, entry: _Entry, after: int) -> int | None:
-        """The first candidate after block `after` with the entry's title (or, untitled, its number)."""
+        """The first candidate after block `after` with the entry's title (or, when no heading bears
+        that title, an untitled one with its number: "I" under a contents entry "I Introduction")."""
         if not entry.key:
             return None
         found = _after(self.by_key.get(entry.key, []), after)
@@ -394,7 +395,7 @@ class _TitleIndex:
                 prefix = " ".join(words[:n])
                 if len(prefix) >= 12:
                     found += _after(self.by_key.get(prefix, []), after)
-        if entry.number is not None:
+        if not found and entry.number is not None:  # its title never heads a page: its number may
             found += _after(self.by_number.get((entry.word, entry.number), []), after)
         return min(found, default=None)
 
@@ -458,6 +459,12 @@ def _listed_headings(
             clusters.append([])
         clusters[-1].append(pair)
     best = max(clusters, key=len)
+    while len(best) > 1 and front:  # an entry repeated right after the list is its first heading
+        tail = best[-1][1]
+        listed = {(entries[e].key, entries[e].number) for e, block in best if block < tail}
+        if not all((entries[e].key, entries[e].number) in listed for e, block in best if block == tail):
+            break
+        best = [pair for pair in best if pair[1] != tail]
     if len(best) < CONTENTS_ENTRIES:
         return {}, range(0)
     region = range(best[0][1], best[-1][1] + 1)
@@ -589,23 +596,39 @@ def find_headings(blocks: Sequence[Block], book_title: str = "") -> list[Heading
 
 
 def _levelled(headings: Sequence[tuple[int, _Candidate, str]]) -> list[Heading]:
-    """Headings with levels: division words by rank, numerals under what their numbering restarts
-    under, named headings and contents titles at the chapters' level (or over a heading they head)."""
+    """Headings with levels: division words by rank, numerals under the heading their run opens right
+    under or their numbering restarts under, named headings and contents titles at the outermost level
+    (or over a numbered heading they head)."""
     if not headings:
         return []
     ranks: dict[int, float] = {}
+    divisions: dict[str, list[int]] = {}
     for block, candidate, _ in headings:
         form = candidate.form
         if form is not None and form.rank is not None:
             ranks[block] = form.rank
+            divisions.setdefault(form.word, []).append(block)
+    for word, members in divisions.items():  # "BOOK I. (Folio)" inside one chapter heads no chapters
+        rank = ranks[members[0]]
+        for other in divisions.values():
+            inner = ranks[other[0]]
+            if inner > rank and len(other) >= NUMERAL_RUN:
+                at = {bisect.bisect_left(other, m) for m in members}
+                if len(at) == 1 and 0 < next(iter(at)) < len(other):
+                    for block in members:
+                        ranks[block] = inner + 1
     numeral_shapes: dict[tuple[object, ...], list[int]] = {}
     for block, candidate, _ in headings:
         form = candidate.form
         if form is not None and form.rank is None and not form.named:
             numeral_shapes.setdefault(form.shape, []).append(block)
     by_block = {block: candidate for block, candidate, _ in headings}
-    for members in numeral_shapes.values():
+    order = [block for block, _, _ in headings]
+    for members in sorted(numeral_shapes.values()):
         rank: float = CHAPTER
+        at = order.index(members[0])
+        if at and order[at - 1] + by_block[order[at - 1]].span == members[0]:
+            rank = ranks.get(order[at - 1], CHAPTER) + 1  # the run opens right under another heading
         for a, b in zip(members, members[1:], strict=False):
             form = by_block[b].form
             if form is not None and form.number in (0, 1):  # a restart: under a heading between a and b
@@ -621,11 +644,12 @@ def _levelled(headings: Sequence[tuple[int, _Candidate, str]]) -> list[Heading]:
         if block in ranks:
             continue
         candidate = by_block[block]
-        directly_over = i + 1 < len(blocks) and blocks[i + 1] == block + candidate.span
-        if directly_over and blocks[i + 1] in ranks:
-            ranks[block] = ranks[blocks[i + 1]] - 0.5
+        below = by_block[blocks[i + 1]].form if i + 1 < len(blocks) else None
+        directly_over = below is not None and blocks[i + 1] == block + candidate.span
+        if directly_over and below is not None and below.number is not None and blocks[i + 1] in ranks:
+            ranks[block] = ranks[blocks[i + 1]] - 0.5  # a title over a numbered heading: its part
         else:
-            ranks[block] = top if candidate.form is not None and candidate.form.named else CHAPTER
+            ranks[block] = top  # a preface, an epilogue, a story the contents names: the outermost level
     distinct = sorted(set(ranks.values()))
     level = {rank: i for i, rank in enumerate(distinct)}
     return [Heading(block, by_block[block].span, title, level[ranks[block]]) for block, _, title in headings]
