@@ -608,13 +608,13 @@ def _levelled(headings: Sequence[tuple[int, _Candidate, str]]) -> list[Heading]:
         if form is not None and form.rank is not None:
             ranks[block] = form.rank
             divisions.setdefault(form.word, []).append(block)
-    for word, members in divisions.items():  # "BOOK I. (Folio)" inside one chapter heads no chapters
-        rank = ranks[members[0]]
+    for members in divisions.values():  # "BOOK I. (Folio)" inside one chapter heads no chapters
+        outer = ranks[members[0]]
         for other in divisions.values():
             inner = ranks[other[0]]
-            if inner > rank and len(other) >= NUMERAL_RUN:
-                at = {bisect.bisect_left(other, m) for m in members}
-                if len(at) == 1 and 0 < next(iter(at)) < len(other):
+            if inner > outer and len(other) >= NUMERAL_RUN:
+                gaps = {bisect.bisect_left(other, m) for m in members}
+                if len(gaps) == 1 and 0 < next(iter(gaps)) < len(other):
                     for block in members:
                         ranks[block] = inner + 1
     numeral_shapes: dict[tuple[object, ...], list[int]] = {}
