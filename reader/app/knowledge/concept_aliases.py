@@ -10,7 +10,7 @@ joins the family the book names in the plural ("the Bennets").
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Generic, TypeVar
@@ -36,7 +36,7 @@ his wife: such a name joins a full name only when the full name is written with 
 
 
 def gender_of(titles: Iterable[str]) -> str | None:
-    """"m" or "f" when the titles agree on one, else None."""
+    """ "m" or "f" when the titles agree on one, else None."""
     genders = {"m" if t in MALE_TITLES else "f" for t in titles if t in MALE_TITLES or t in FEMALE_TITLES}
     return genders.pop() if len(genders) == 1 else None
 
@@ -80,10 +80,12 @@ class NameForm:
     place: bool = False
     """Its last word names a kind of place or body ("Raevski Redoubt", "Kiev Grenadiers"): its
     words never make it a candidate for a person's shorter names."""
+    hint: str | None = None
+    """"m" or "f" when the book's pronouns after the name say so (for a name with no such title)."""
 
     @property
     def gender(self) -> str | None:
-        return gender_of(self.titles)
+        return gender_of(self.titles) or self.hint
 
 
 @dataclass
@@ -96,18 +98,45 @@ class Cluster(Generic[T]):
     """Every name word of its full names and titled names, folded."""
     keys: list[str] = field(default_factory=list)
     """The aliases whose mentions it holds, in the order they joined (their mentions in that order)."""
+    counts: dict[str, int] = field(default_factory=dict)
+    """Mentions per alias."""
     titles: set[str] = field(default_factory=set)
     family: bool = False
     """A family the book names in the plural ("the Bennets"), with the surname when ambiguous."""
+    hint: str | None = None
+    """The gender its full names' pronouns say, when no title says one."""
 
     @property
     def gender(self) -> str | None:
-        return gender_of(self.titles)
+        return gender_of(self.titles) or self.hint
 
     def add(self, key: str, mentions: Sequence[T], form: NameForm) -> None:
         self.mentions.extend(mentions)
         self.keys.append(key)
+        self.counts[key] = self.counts.get(key, 0) + len(mentions)
         self.titles.update(form.titles)
+        if len(form.core) > 1 and self.hint is None:
+            self.hint = form.hint
+
+
+ADDRESS_TITLES = {"Mister": "Mr."}
+"""Titles that address the same kind of person (the key's form is used)."""
+
+
+def address(titles: Iterable[str]) -> frozenset[str]:
+    """The titles of a name that say a sex ("Mr.", "Miss", "Lady"), one spelling per kind."""
+    return frozenset(ADDRESS_TITLES.get(t, t) for t in titles if t in MALE_TITLES or t in FEMALE_TITLES)
+
+
+WOMEN_BY_STANDING = frozenset("Miss Mrs. Ms. Lady Mademoiselle".split())
+"""Titles that say which woman of a family: Miss X, Mrs. X and Lady X are three women unless the
+book joins them."""
+
+
+def same_standing(a: Iterable[str], b: Iterable[str]) -> bool:
+    """Whether two sets of titles may be one woman's: they share a title of standing, or one has none."""
+    ours, theirs = WOMEN_BY_STANDING.intersection(a), WOMEN_BY_STANDING.intersection(b)
+    return not ours or not theirs or bool(ours & theirs)
 
 
 def _within(core: Sequence[str], canonical: Sequence[str]) -> bool:
@@ -122,15 +151,25 @@ def _within(core: Sequence[str], canonical: Sequence[str]) -> bool:
 
 
 def group_names(
-    by_key: Mapping[str, Sequence[T]], forms: Mapping[str, NameForm], threshold: int = 1
+    by_key: Mapping[str, Sequence[T]],
+    forms: Mapping[str, NameForm],
+    threshold: int = 1,
+    apart: Collection[frozenset[str]] = frozenset(),
+    things: Collection[str] = frozenset(),
 ) -> list[Cluster[T]]:
     """Group names (each with its mentions and form) into concepts.
 
     Full names (two or more name words) found the concepts, most frequent first. A titled one-word
     name ("Mr. Darcy") joins the one concept of a fitting gender using that word (preferring those
     already bearing its title), else is a person of its own; a bare one-word name joins the one
-    concept using it, else the family named in the plural, else stays a concept of its own. Concepts
-    with fewer than `threshold` mentions make a name ambiguous only when no established one fits.
+    concept using it (or the one whose surname forms bear it in nearly all their uses), else the
+    family named in the plural, else stays a concept of its own. Concepts with fewer than
+    `threshold` mentions make a name ambiguous only when no established one fits.
+
+    Names the book sets side by side as two people (`apart`: pairs of keys, "Mr. Darcy and Colonel
+    Fitzwilliam") never share a concept, and a surname with a title ("Miss Bennet") joins a full
+    name only when no other title of a sex claims it and no other full name of its gender bears it.
+    `things` are one-word names the book uses as a thing's ("the George", an inn): no one's alias.
     """
     clusters: list[Cluster[T]] = []
     by_last: dict[str, list[int]] = {}
@@ -154,6 +193,10 @@ def group_names(
         established = [i for i in indexes if len(clusters[i].mentions) >= threshold]
         return established or indexes
 
+    def beside(key: str, index: int) -> bool:
+        """Whether the book sets `key` side by side with one of the concept's names."""
+        return bool(apart) and any(frozenset((key, other)) in apart for other in clusters[index].keys)
+
     full_forms: dict[int, list[NameForm]] = {}
     for key in order(k for k in by_key if len(forms[k].core) > 1):
         form = forms[key]
@@ -162,7 +205,10 @@ def group_names(
             (
                 i
                 for i in candidates
-                if _within(form.core, clusters[i].core) and compatible(form.gender, clusters[i].gender)
+                if _within(form.core, clusters[i].core)
+                and compatible(form.gender, clusters[i].gender)
+                and same_standing(form.titles, clusters[i].titles)
+                and not beside(key, i)
             ),
             None,
         )
@@ -171,7 +217,7 @@ def group_names(
             by_last.setdefault(fold(form.core[-1]), []).append(home)
         clusters[home].add(key, by_key[key], form)
         full_forms.setdefault(home, []).append(form)
-    clusters = _join_leading_names(clusters, full_forms)
+    clusters = _join_leading_names(clusters, full_forms, apart)
     for index, cluster in enumerate(clusters):
         for key in cluster.keys:
             if not forms[key].place:
@@ -180,22 +226,35 @@ def group_names(
     singles = [k for k in by_key if len(forms[k].core) == 1]
     titled = order(k for k in singles if forms[k].titles)
     fitting: dict[str, Sequence[int]] = {}
-    claimed: dict[int, set[str | None]] = {}
-    """Full names of no known gender -> the genders of the titled names that could be theirs."""
+    claimed: dict[tuple[int, str], set[str]] = {}
+    """(full name, folded word) -> the titles of a sex ("Mr.", "Miss") of the names that could be
+    its with that word: two of them ("Mr. Bennet", "Mrs. Bennet") and the names cannot tell which."""
     for key in titled:
         form = forms[key]
-        fits = likely([i for i in using.get(fold(form.core[0]), ()) if compatible(form.gender, clusters[i].gender)])
+        word = fold(form.core[0])
+        compatible_ones = [
+            i
+            for i in using.get(word, ())
+            if compatible(form.gender, clusters[i].gender)
+            and same_standing(form.titles, clusters[i].titles)
+            and not beside(key, i)
+        ]
+        surname = [
+            i
+            for i in compatible_ones
+            if fold(clusters[i].core[-1]) == word
+            and (clusters[i].titles & form.titles or not form.titles & FAMILY_TITLES)
+        ]
+        # a title with a surname may be any bearer of it, even one the book names only once or twice
+        fits = surname if surname and form.gender else likely(compatible_ones)
         fitting[key] = fits
         for i in fits:
-            if clusters[i].gender is None:
-                claimed.setdefault(i, set()).add(form.gender)
-    both = {i for i, genders in claimed.items() if {"m", "f"} <= genders}
-    """Claimed by a "Mr." and a "Mrs.": which one the full name is, the titles cannot tell."""
+            claimed.setdefault((i, word), set()).update(address(form.titles))
     titled_homes: dict[tuple[str, str], int] = {}
     for key in titled:
         form = forms[key]
         word = fold(form.core[0])
-        fits = [i for i in fitting[key] if not (form.gender and i in both)]
+        fits = [i for i in fitting[key] if not (address(form.titles) and len(claimed[(i, word)]) > 1)]
         same_title = [i for i in fits if clusters[i].titles & form.titles]
         # a title with a surname ("Countess Rostóva") is the family's head or his wife unless the
         # full name bears that title too; with a first name ("Countess Natásha") it is that person
@@ -204,7 +263,8 @@ def group_names(
         if len(chosen) == 1:
             clusters[chosen[0]].add(key, by_key[key], form)
             continue
-        identity = (fold(form.core[0]), form.gender or min(form.titles))
+        kind = sorted(address(form.titles)) or sorted(form.titles)
+        identity = (word, kind[0])
         home = titled_homes.get(identity)
         if home is None:
             home = titled_homes[identity] = found(form.core)
@@ -233,9 +293,16 @@ def group_names(
             continue
         form = forms[key]
         word = fold(form.core[0])
-        owners = likely(using.get(word, []))
+        owners = [
+            i
+            for i in likely(using.get(word, []))
+            if not beside(key, i) and not (key in things and fold(clusters[i].core[0]) == word)
+        ]
+        main = _main_bearer(owners, word, clusters, forms) if len(owners) > 1 else None
         if len(owners) == 1:
             home = owners[0]
+        elif main is not None:
+            home = main
         elif len(owners) > 1 and word in families:
             home = families[word]
         elif word in alone:
@@ -248,8 +315,35 @@ def group_names(
     return clusters
 
 
+MAIN_BEARER_SHARE = 0.85
+"""The share of a surname's titled and full uses one person must have for the bare surname to be his."""
+
+
+def _main_bearer(
+    owners: Sequence[int], word: str, clusters: Sequence[Cluster[T]], forms: Mapping[str, NameForm]
+) -> int | None:
+    """The one concept that bears the surname `word` in nearly all the book's uses of it with a title
+    or a first name ("Mr. Darcy" beside a rare "Miss Darcy"), if any: a bare "Darcy" is his."""
+    uses = {
+        i: sum(
+            count
+            for key, count in clusters[i].counts.items()
+            if len(forms[key].core) > 1 or forms[key].titles
+            if fold(forms[key].core[-1]) == word
+        )
+        for i in owners
+    }
+    total = sum(uses.values())
+    if not total:
+        return None
+    best = max(owners, key=uses.__getitem__)
+    return best if uses[best] >= MAIN_BEARER_SHARE * total else None
+
+
 def _join_leading_names(
-    clusters: list[Cluster[T]], full_forms: Mapping[int, Sequence[NameForm]]
+    clusters: list[Cluster[T]],
+    full_forms: Mapping[int, Sequence[NameForm]],
+    apart: Collection[frozenset[str]] = frozenset(),
 ) -> list[Cluster[T]]:
     """Join a full name that begins exactly one longer full name to it ("Anna Pávlovna" and "Anna
     Pávlovna Schérer"); when several longer names begin with it, it names none of them for sure."""
@@ -269,7 +363,14 @@ def _join_leading_names(
         }
         if len(longer) == 1:
             target = longer.pop()
-            if compatible(clusters[i].gender, clusters[target].gender):
+            side_by_side = any(
+                frozenset((a, b)) in apart for a in clusters[i].keys for b in clusters[target].keys
+            )
+            if (
+                compatible(clusters[i].gender, clusters[target].gender)
+                and same_standing(clusters[i].titles, clusters[target].titles)
+                and not side_by_side
+            ):
                 joined[i] = target
     if not joined:
         return clusters
@@ -279,6 +380,8 @@ def _join_leading_names(
         home, moved = clusters[target], clusters[i]
         home.mentions.extend(moved.mentions)
         home.keys.extend(moved.keys)
+        for key, count in moved.counts.items():
+            home.counts[key] = home.counts.get(key, 0) + count
         home.titles.update(moved.titles)
     return [c for i, c in enumerate(clusters) if i not in joined]
 

@@ -17,14 +17,15 @@ page with `find_names`.
 from __future__ import annotations
 
 import gc
+import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import accumulate, chain, compress, repeat, starmap
-from operator import itemgetter
+from operator import add, itemgetter, sub
 
 from reader.app.knowledge.concept_aliases import Cluster, NameForm, group_names
 from reader.app.knowledge.key_terms import BookWords, key_terms, term_count
@@ -43,19 +44,24 @@ from reader.app.knowledge.name_finder import (
     strip_possessive,
 )
 from reader.app.knowledge.name_kinds import (
+    ADDRESS_TITLES,
     LOCATIVE,
+    ORGANISATION_WORDS,
     OWNER_AFTER,
     PLACE_OR_BODY_WORDS,
     cues_of,
+    is_place_name,
     kind_of,
     lands_and_peoples,
 )
+from reader.app.text.background_words import BACKGROUND
 from reader.domain.knowledge import ConceptAlias, ExtractedConcept
 
 SHARED_TITLES = frozenset(
     "Reverend Captain Doctor Professor Colonel Major Inspector Sergeant Admiral".split()
 )
 """Titles that alone ("the Reverend") name the one character who bears them, when only one does."""
+
 
 def min_mentions(page_count: int) -> int:
     """How often a name must appear to be a concept: twice in a short book, more in a long one."""
@@ -68,7 +74,7 @@ def core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(
         bare(t) if bare(t).lower() not in PLACE_PREFIXES else t
         for t in tokens
-        if not is_title(t) and len(bare(t)) > 1
+        if not is_title(t) and len(bare(t)) > 1 and not t.islower()  # "de" of "Miss de Bourgh"
     )
 
 
@@ -102,6 +108,17 @@ class _Book:
     names: dict[str, _Name]
     titles: list[tuple[int, int, bool, tuple[str, ...]]]
     """Runs that are titles alone ("the Reverend"): (start, end, the, tokens) in reading order."""
+    apart: set[frozenset[str]]
+    """Names the book sets side by side ("Mr. Darcy and Colonel Fitzwilliam"): two people."""
+
+    @cached_property
+    def surnames(self) -> frozenset[str]:
+        """Words the book writes right after "Mr.", "Miss" and the like ("Miss Vale"): a person's."""
+        return frozenset(
+            bare(name.tokens[1])
+            for name in self.names.values()
+            if len(name.tokens) == 2 and bare(name.tokens[0]).lower() in ADDRESS_TITLES
+        )
 
     def page(self, position: int) -> int:
         return bisect_right(self.starts, position)
@@ -153,10 +170,15 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
     book = _find_names(texts, words.lower)
     threshold = min_mentions(len(pages))
     _fold_rare_runs(book.names, words.lower, threshold)
+    forms = _forms(book.names, _gender_hints(book, threshold), book.surnames)
     clusters = group_names(
-        {key: name.mentions for key, name in book.names.items()}, _forms(book.names), threshold
+        {key: name.mentions for key, name in book.names.items()},
+        forms,
+        threshold,
+        book.apart,
+        _named_things(book, forms, threshold),
     )
-    concepts = _name_concepts(book, clusters, threshold)
+    concepts = _name_concepts(book, clusters, threshold, words.lower)
     taken = {word.lower() for concept in concepts for alias in concept.aliases for word in alias.text.split()}
     concepts.extend(key_terms(words, taken, term_count(len(pages))))
     return concepts
@@ -188,19 +210,82 @@ def _fold_rare_runs(names: dict[str, _Name], lower: Counter[str], threshold: int
                 names[part].mentions.sort()
 
 
-def _forms(names: Mapping[str, _Name]) -> dict[str, NameForm]:
-    return {
-        key: NameForm(
-            core_tokens(name.tokens),
-            frozenset(PERSON_TITLES[bare(t).lower()] for t in name.tokens if is_title(t)),
-            len(name.tokens) > 1
-            and (
-                bare(name.tokens[-1]).lower() in PLACE_OR_BODY_WORDS
-                or bare(name.tokens[0]).lower() in PLACE_PREFIXES
-            ),
+def _forms(
+    names: Mapping[str, _Name], hints: Mapping[str, str], surnames: Collection[str]
+) -> dict[str, NameForm]:
+    return {key: _form(name.tokens, hints.get(key), surnames) for key, name in names.items()}
+
+
+def _form(tokens: tuple[str, ...], hint: str | None = None, surnames: Collection[str] = ()) -> NameForm:
+    """What a name says of whom it names; a place's or a body's name ("King Edward Street", "Kiev
+    Grenadiers") holds no title, and all its words are its own."""
+    if len(tokens) > 1 and (
+        is_place_name(tokens, surnames) or bare(tokens[-1]).lower() in ORGANISATION_WORDS
+    ):
+        return NameForm(tuple(bare(t) for t in tokens if len(bare(t)) > 1), frozenset(), True)
+    titles = frozenset(PERSON_TITLES[bare(t).lower()] for t in tokens if is_title(t))
+    return NameForm(core_tokens(tokens), titles, hint=hint)
+
+
+PRONOUNS = {
+    "he": "m",
+    "his": "m",
+    "him": "m",
+    "himself": "m",
+    "she": "f",
+    "her": "f",
+    "hers": "f",
+    "herself": "f",
+}
+"""Pronouns that say whether the person just named is a man or a woman."""
+_PRONOUN = re.compile(r"\b(?:[Hh]e|[Hh]is|him(?:self)?|[Ss]he|[Hh]er(?:s|self)?)\b")
+HINT_SAMPLE = 12
+HINT_AGREEMENT = 0.75
+
+
+def _gender_hints(book: _Book, threshold: int) -> dict[str, str]:
+    """ "m" or "f" for each frequent full name without a title, from the first pronoun after a sample
+    of its mentions ("Caroline Bingley ... she"), when three in four agree."""
+    hints: dict[str, str] = {}
+    text = book.text
+    for key, name in book.names.items():
+        if len(name.mentions) < threshold or len(name.tokens) < 2 or any(is_title(t) for t in name.tokens):
+            continue
+        votes: Counter[str] = Counter()
+        for i in _sample_indexes(len(name.mentions), HINT_SAMPLE):
+            end = name.mentions[i][1]
+            found = _PRONOUN.search(text, end, end + 80)
+            if found:
+                votes[PRONOUNS[found.group().lower()]] += 1
+        if votes:
+            gender, count = votes.most_common(1)[0]
+            if count >= 2 and count >= HINT_AGREEMENT * sum(votes.values()):
+                hints[key] = gender
+    return hints
+
+
+THING_SHARE = 0.6
+"""The share of a one-word name's mentions after "the" from which it names a thing ("the George")."""
+
+
+def _named_things(book: _Book, forms: Mapping[str, NameForm], threshold: int) -> set[str]:
+    """One-word names used mostly after "the" that are also a full name's first word: an inn, a ship
+    or a house named after someone ("the George"), never that person's alias."""
+    firsts = {form.core[0] for form in forms.values() if len(form.core) > 1 and not form.place}
+    things = set()
+    text = book.text
+    for key, name in book.names.items():
+        if len(name.tokens) != 1 or key not in firsts or len(name.mentions) < threshold:
+            continue
+        sample = _sample_indexes(len(name.mentions), CONTEXT_SAMPLE)
+        the = sum(
+            1
+            for i in sample
+            if name.mentions[i][2] or text[name.mentions[i][0] - 4 : name.mentions[i][0]] in ("the ", "The ")
         )
-        for key, name in names.items()
-    }
+        if the >= THING_SHARE * len(sample):
+            things.add(key)
+    return things
 
 
 def _scan(texts: Sequence[str]) -> tuple[str, list[int], list[int], list[str]]:
@@ -270,7 +355,38 @@ def _find_names(texts: Sequence[str], lower: Counter[str]) -> _Book:
     for name in names.values():
         name.mentions.sort()  # reading order (each group is in order already: a merge)
     titles.sort()
-    return _Book(text, starts, names, titles)
+    return _Book(text, starts, names, titles, _side_by_side(text, run_starts, runs, pieces, judge))
+
+
+SIDE_BY_SIDE = frozenset((" and ", " or ", " nor ", " with ", ", and ", " & ", " and his ", " and her "))
+"""What stands between two names the book sets side by side as two people ("Mr. Darcy and Colonel
+Fitzwilliam", "Lady Catherine and her daughter Anne")."""
+_GAPS = frozenset(map(len, SIDE_BY_SIDE))
+
+
+def _side_by_side(
+    text: str,
+    run_starts: Sequence[int],
+    runs: Sequence[str],
+    pieces: Mapping[str, Sequence[tuple[tuple[str, ...], int, int, bool, bool | None]]],
+    judge: Callable[[tuple[str, ...], bool], tuple[tuple[str, ...], bool] | None],
+) -> set[frozenset[str]]:
+    """Pairs of names (keys) the book writes side by side, which are two people (or places)."""
+    ends = list(map(add, run_starts, map(len, runs)))
+    gaps = map(sub, run_starts[1:], ends)
+    apart: set[frozenset[str]] = set()
+    for i in compress(range(len(runs) - 1), map(_GAPS.__contains__, gaps)):
+        if text[ends[i] : run_starts[i + 1]] not in SIDE_BY_SIDE:
+            continue
+        left, right = pieces.get(runs[i]), pieces.get(runs[i + 1])
+        if not left or not right:
+            continue
+        tokens, offset, _, _, initial = left[-1]
+        first = judge(tokens, starts_sentence(text, run_starts[i] + offset) if initial is None else initial)
+        second = judge(right[0][0], False)
+        if first and second and first[0] != second[0]:
+            apart.add(frozenset((" ".join(first[0]), " ".join(second[0]))))
+    return apart
 
 
 def _judge(
@@ -415,8 +531,15 @@ def title_key(alias: str) -> str:
     return bare(alias.split()[-1]).lower()
 
 
+def _common_word(word: str, lower: Counter[str]) -> bool:
+    """Whether a name's word is also a common word: the book writes it in lower case, or it is
+    general English."""
+    folded = word.lower()
+    return lower[folded] > 0 or folded in BACKGROUND
+
+
 def _name_concepts(
-    book: _Book, clusters: list[Cluster[tuple[int, int, bool]]], threshold: int
+    book: _Book, clusters: list[Cluster[tuple[int, int, bool]]], threshold: int, lower: Counter[str]
 ) -> list[ExtractedConcept]:
     names = book.names
     extra = _title_mentions(book, clusters, threshold)
@@ -462,13 +585,16 @@ def _name_concepts(
         for i in _sample_indexes(len(cluster.mentions), CONTEXT_SAMPLE):
             key = cluster.keys[bisect_right(ends, i)]
             sampled.append((names[key].tokens, *read(key, cluster.mentions[i])))
-        kind = "person" if cluster.family else kind_of(cues_of(sampled), len(cluster.core))
-        if len(cluster.core) == 1 and kind == "person":
+        cues = cues_of(sampled, book.surnames)
+        kind = "person" if cluster.family else kind_of(cues, len(cluster.core))
+        if len(cluster.core) == 1 and kind == "person" and not cluster.family:
             word = cluster.core[0]
             if word in peoples or word.endswith("men"):
                 kind = "term"  # "the Austrians", "Frenchmen": a people, not a person
             elif word in lands:
                 kind = "place"  # "Austria", whose people the book calls "Austrians"
+            elif not (cues.titles or cues.speech or cluster.titles) and _common_word(word, lower):
+                kind = "term"  # "Latitude", "Soup": a common word, capitalised, that never acts
         aliases: dict[str, _Alias] = {}
         for key in cluster.keys:
             name = names[key]
@@ -517,7 +643,9 @@ def _concept(
         full = len(core) > 1 and full_names >= max(2, total // 30)
         if full:  # best a full name ending in a name used alone ("Kutúzov"), then the most used
             return (0, int(titled), int(core[-1] not in alone), -alias.count, alias.first_page)
-        if all(is_title(t) for t in tokens if t != "the"):  # a title alone ("the Count") names it only where the book gives no name
+        if all(
+            is_title(t) for t in tokens if t != "the"
+        ):  # a title alone ("the Count") names it only where the book gives no name
             return (2, 0, 0, -alias.count, alias.first_page)
         bare_surname = not titled and len(core) == 1 and core[0] in surnames  # "Thorne": "Mr. Thorne" first
         return (1, int(bare_surname), 0, -alias.count, alias.first_page)
