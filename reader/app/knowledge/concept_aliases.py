@@ -10,6 +10,7 @@ joins the family the book names in the plural ("the Bennets").
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -193,9 +194,16 @@ def group_names(
         established = [i for i in indexes if len(clusters[i].mentions) >= threshold]
         return established or indexes
 
+    partners: dict[str, set[str]] = {}
+    for pair in apart:
+        first, second = tuple(pair)
+        partners.setdefault(first, set()).add(second)
+        partners.setdefault(second, set()).add(first)
+
     def beside(key: str, index: int) -> bool:
         """Whether the book sets `key` side by side with one of the concept's names."""
-        return bool(apart) and any(frozenset((key, other)) in apart for other in clusters[index].keys)
+        others = partners.get(key, ())
+        return any(other in clusters[index].counts for other in others)
 
     full_forms: dict[int, list[NameForm]] = {}
     for key in order(k for k in by_key if len(forms[k].core) > 1):
@@ -224,7 +232,12 @@ def group_names(
                 uses(index, forms[key].core)
 
     singles = [k for k in by_key if len(forms[k].core) == 1]
-    titled = order(k for k in singles if forms[k].titles)
+    surnames = {fold(c.core[-1]) for c in clusters}
+    # a title with a surname ("Mr. Darcy") is surer than one with a first name ("Colonel
+    # Fitzwilliam", who may be a Fitzwilliam): the first join, and set the second apart
+    titled = sorted(
+        order(k for k in singles if forms[k].titles), key=lambda k: fold(forms[k].core[0]) not in surnames
+    )
     fitting: dict[str, Sequence[int]] = {}
     claimed: dict[tuple[int, str], set[str]] = {}
     """(full name, folded word) -> the titles of a sex ("Mr.", "Miss") of the names that could be
@@ -254,7 +267,11 @@ def group_names(
     for key in titled:
         form = forms[key]
         word = fold(form.core[0])
-        fits = [i for i in fitting[key] if not (address(form.titles) and len(claimed[(i, word)]) > 1)]
+        fits = [
+            i
+            for i in fitting[key]
+            if not (address(form.titles) and len(claimed[(i, word)]) > 1) and not beside(key, i)
+        ]
         same_title = [i for i in fits if clusters[i].titles & form.titles]
         # a title with a surname ("Countess Rostóva") is the family's head or his wife unless the
         # full name bears that title too; with a first name ("Countess Natásha") it is that person
@@ -274,6 +291,7 @@ def group_names(
         if len(cluster.core) == 1:
             uses(index, cluster.core)
     surnames = {fold(c.core[-1]) for c in clusters}
+    borne = _surname_uses(clusters, forms)
     plain = order(k for k in singles if not forms[k].titles)
     families: dict[str, int] = {}
     """Folded surname -> the family concept named by its plural."""
@@ -298,7 +316,7 @@ def group_names(
             for i in likely(using.get(word, []))
             if not beside(key, i) and not (key in things and fold(clusters[i].core[0]) == word)
         ]
-        main = _main_bearer(owners, word, clusters, forms) if len(owners) > 1 else None
+        main = _main_bearer(owners, word, borne) if len(owners) > 1 else None
         if len(owners) == 1:
             home = owners[0]
         elif main is not None:
@@ -319,25 +337,27 @@ MAIN_BEARER_SHARE = 0.85
 """The share of a surname's titled and full uses one person must have for the bare surname to be his."""
 
 
-def _main_bearer(
-    owners: Sequence[int], word: str, clusters: Sequence[Cluster[T]], forms: Mapping[str, NameForm]
-) -> int | None:
+def _surname_uses(clusters: Sequence[Cluster[T]], forms: Mapping[str, NameForm]) -> list[Counter[str]]:
+    """Per concept, how often each of its surnames is used with a title or a first name."""
+    uses: list[Counter[str]] = []
+    for cluster in clusters:
+        counts: Counter[str] = Counter()
+        for key, count in cluster.counts.items():
+            form = forms[key]
+            if form.core and (len(form.core) > 1 or form.titles):
+                counts[fold(form.core[-1])] += count
+        uses.append(counts)
+    return uses
+
+
+def _main_bearer(owners: Sequence[int], word: str, borne: Sequence[Counter[str]]) -> int | None:
     """The one concept that bears the surname `word` in nearly all the book's uses of it with a title
     or a first name ("Mr. Darcy" beside a rare "Miss Darcy"), if any: a bare "Darcy" is his."""
-    uses = {
-        i: sum(
-            count
-            for key, count in clusters[i].counts.items()
-            if len(forms[key].core) > 1 or forms[key].titles
-            if fold(forms[key].core[-1]) == word
-        )
-        for i in owners
-    }
-    total = sum(uses.values())
+    total = sum(borne[i][word] for i in owners)
     if not total:
         return None
-    best = max(owners, key=uses.__getitem__)
-    return best if uses[best] >= MAIN_BEARER_SHARE * total else None
+    best = max(owners, key=lambda i: borne[i][word])
+    return best if borne[best][word] >= MAIN_BEARER_SHARE * total else None
 
 
 def _join_leading_names(

@@ -531,11 +531,16 @@ def title_key(alias: str) -> str:
     return bare(alias.split()[-1]).lower()
 
 
+COMMON_NOUN_ENDINGS = ("tude", "tion", "sion", "ness", "ment", "ity", "ism", "ship", "hood", "ology")
+"""Endings of English common nouns ("Latitude", "Temptation"); a word with one that never speaks,
+acts or bears a title is no one."""
+
+
 def _common_word(word: str, lower: Counter[str]) -> bool:
-    """Whether a name's word is also a common word: the book writes it in lower case, or it is
-    general English."""
+    """Whether a name's word is also a common word: the book writes it in lower case, it is general
+    English, or it ends like a common noun."""
     folded = word.lower()
-    return lower[folded] > 0 or folded in BACKGROUND
+    return lower[folded] > 0 or folded in BACKGROUND or folded.endswith(COMMON_NOUN_ENDINGS)
 
 
 def _name_concepts(
@@ -593,7 +598,9 @@ def _name_concepts(
                 kind = "term"  # "the Austrians", "Frenchmen": a people, not a person
             elif word in lands:
                 kind = "place"  # "Austria", whose people the book calls "Austrians"
-            elif not (cues.titles or cues.speech or cluster.titles) and _common_word(word, lower):
+            elif not (cues.titles or cues.speech or cues.talk or cluster.titles) and _common_word(
+                word, lower
+            ):
                 kind = "term"  # "Latitude", "Soup": a common word, capitalised, that never acts
         aliases: dict[str, _Alias] = {}
         for key in cluster.keys:

@@ -1,0 +1,159 @@
+"""Whose names are whose: made-up novels built through the real concept map, one rule each (issue 23).
+
+Each text is a few pages of plain sentences; the rules must hold from the book's own evidence.
+"""
+
+from __future__ import annotations
+
+from reader.app.knowledge.concept_map import build_concept_map
+from reader.domain.knowledge import ExtractedConcept
+
+
+def _concepts(*pages: str) -> dict[str, ExtractedConcept]:
+    return {c.name: c for c in build_concept_map(list(pages))}
+
+
+def _entry(concepts: dict[str, ExtractedConcept], name: str) -> ExtractedConcept:
+    """The one concept carrying `name` among its names."""
+    found = [c for c in concepts.values() if name in {a.text for a in c.aliases}]
+    assert len(found) == 1, f"{name!r} is in {[c.name for c in found]}"
+    return found[0]
+
+
+def _names(concept: ExtractedConcept) -> set[str]:
+    return {a.text for a in concept.aliases}
+
+
+def _pages(sentences: list[str], per_page: int = 4) -> list[str]:
+    return [" ".join(sentences[i : i + per_page]) for i in range(0, len(sentences), per_page)]
+
+
+def test_names_set_side_by_side_are_two_people_whatever_their_words_share() -> None:
+    sentences = [
+        "The tall guest was Fitzwilliam Darcy, and he was proud.",
+        "Everyone watched Mr. Darcy when he came into the room.",
+        "At the window stood Mr. Darcy and Colonel Fitzwilliam, talking of the war.",
+        "The next day Colonel Fitzwilliam said that he liked the park.",
+        "It was Mr. Darcy who answered first.",
+        "Elizabeth walked with Colonel Fitzwilliam along the lane.",
+        "She thought Fitzwilliam Darcy was rude, and he knew it.",
+        "That evening Colonel Fitzwilliam laughed at the story.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    darcy, colonel = _entry(concepts, "Mr. Darcy"), _entry(concepts, "Colonel Fitzwilliam")
+    assert darcy is not colonel
+    assert "Fitzwilliam Darcy" in _names(darcy)
+    assert colonel.kind == darcy.kind == "person"
+
+
+def test_miss_mrs_and_lady_of_one_family_are_different_women() -> None:
+    sentences = [
+        "The great lady was Lady Catherine de Bourgh, and she ruled the parish.",
+        "Her pale daughter, Miss de Bourgh, said nothing at dinner.",
+        "Everyone bowed when Lady Catherine de Bourgh spoke.",
+        "The carriage of Miss de Bourgh stopped at the gate, and she waved.",
+        "Holmes was called to see Miss Turner, who was frightened.",
+        "Our landlady Mrs. Turner brought up the tray, and she frowned.",
+        "Miss Turner wept when she told her story.",
+        "Mrs. Turner said that she had never seen such weather.",
+        "The eldest sister, Jane Bennet, smiled at the officers.",
+        "Her sister Elizabeth Bennet laughed, and she ran down the stairs.",
+        "Everyone admired Miss Bennet at the ball.",
+        "Jane Bennet blushed when she heard it.",
+        "Elizabeth Bennet walked to the village, and she was muddy.",
+        "Mr. Bingley danced twice with Miss Bennet that night.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    assert _entry(concepts, "Miss de Bourgh") is not _entry(concepts, "Lady Catherine de Bourgh")
+    assert _entry(concepts, "Miss Turner") is not _entry(concepts, "Mrs. Turner")
+    miss_bennet = _entry(concepts, "Miss Bennet")
+    assert miss_bennet is not _entry(concepts, "Elizabeth Bennet")
+    assert miss_bennet is not _entry(concepts, "Jane Bennet")
+
+
+def test_forms_of_one_name_join_on_the_books_evidence() -> None:
+    sentences = [
+        "A new officer, George Wickham, came to the town, and he charmed everyone.",
+        "The girls said that Mr. Wickham was very handsome.",
+        "Wickham smiled when he saw them in the street.",
+        "Mr. Wickham told a sad story about his childhood.",
+        "Everyone liked George Wickham, and he knew it.",
+        "The sister of the host, Caroline Bingley, was proud, and she sneered.",
+        "Her brother Charles Bingley was kind, and he danced all night.",
+        "Miss Bingley said that the country was dull.",
+        "Mr. Bingley laughed at her, because he liked the country.",
+        "Caroline Bingley wrote to her friend, and she was cross.",
+        "Charles Bingley rode out early, and he did not come back.",
+        "Miss Bingley walked about the room.",
+        "Mr. Bingley was tired, and Wickham was gone.",
+        "Everyone talked of Mr. Darcy at the ball, because he was rich.",
+        "Darcy looked at the dancers and said nothing.",
+        "Mr. Darcy walked home alone.",
+        "Darcy wrote a long letter that night.",
+        "Mr. Darcy said that the letter was true.",
+        "His young sister, Miss Darcy, was shy.",
+        "Mr. Darcy came back in the spring, and Darcy smiled.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    wickham = _entry(concepts, "George Wickham")
+    assert {"Mr. Wickham", "Wickham"} <= _names(wickham)
+    caroline = _entry(concepts, "Caroline Bingley")
+    assert "Miss Bingley" in _names(caroline) and "Mr. Bingley" not in _names(caroline)
+    assert "Mr. Bingley" in _names(_entry(concepts, "Charles Bingley"))
+    darcy = _entry(concepts, "Mr. Darcy")
+    assert "Darcy" in _names(darcy) and "Miss Darcy" not in _names(darcy)  # a bare surname that is his
+
+
+def test_a_name_ending_in_a_place_word_is_a_place_and_takes_no_title() -> None:
+    sentences = [
+        "The visitor was the King of Bohemia, and the King was masked.",
+        "We drove to King Edward Street in a cab.",
+        "The King said that he would pay any price.",
+        "A house in King Edward Street was watched all night.",
+        "The King laughed and took off his mask.",
+        "At King Edward Street the lamps were lit.",
+        "Lestrade came from Scotland Yard with two men.",
+        "They took the prisoner to Scotland Yard at once.",
+        "Lestrade said that Scotland Yard was baffled.",
+        "The housekeeper, Mrs. Hill, brought the letters.",
+        "Mrs. Hill said that the post was late.",
+        "We climbed the hill behind Mrs. Hill and her lantern.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    street = _entry(concepts, "King Edward Street")
+    assert street.kind == "place" and not {"the King", "King"} & _names(street)
+    assert _entry(concepts, "Scotland Yard").kind == "place"
+    assert _entry(concepts, "Mrs. Hill").kind == "person"
+
+
+def test_a_name_used_as_an_inn_is_no_ones_alias() -> None:
+    sentences = [
+        "The officer George Wickham arrived, and he bowed.",
+        "They dined at the George that night.",
+        "George Wickham smiled when he saw the girls.",
+        "The coach stopped at the George for fresh horses.",
+        "Lydia ran out of the George in tears.",
+        "George Wickham said that he was poor.",
+        "The landlord of the George was a fat man.",
+        "George Wickham left the town, and he was not missed.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    wickham = _entry(concepts, "George Wickham")
+    assert not {"George", "the George"} & _names(wickham)
+
+
+def test_a_capitalised_common_word_that_never_acts_is_no_person() -> None:
+    sentences = [
+        "Alice wondered what Latitude she had got to, and she said so.",
+        "Alice had no idea what Latitude was, or Longitude either.",
+        "The song was about Soup, beautiful Soup, and the soup was hot.",
+        "Alice said that she did not know what Longitude was.",
+        "Beautiful Soup, sang the turtle, and Alice listened.",
+        "The turtle sang of Soup again, and Alice laughed.",
+        "Alice said goodbye to the turtle.",
+        "The Latitude and the Longitude were grand words, Alice thought.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    people = {c.name for c in concepts.values() if c.kind == "person"}
+    assert "Alice" in people
+    assert not {"Latitude", "Longitude", "Soup"} & people
