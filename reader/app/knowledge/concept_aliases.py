@@ -124,6 +124,9 @@ ADDRESS_TITLES = {"Mister": "Mr."}
 """Titles that address the same kind of person (the key's form is used)."""
 
 
+ADDRESSED = frozenset(ADDRESS_TITLES.get(t, t) for t in MALE_TITLES | FEMALE_TITLES)
+
+
 def address(titles: Iterable[str]) -> frozenset[str]:
     """The titles of a name that say a sex ("Mr.", "Miss", "Lady"), one spelling per kind."""
     return frozenset(ADDRESS_TITLES.get(t, t) for t in titles if t in MALE_TITLES or t in FEMALE_TITLES)
@@ -235,8 +238,11 @@ def group_names(
     surnames = {fold(c.core[-1]) for c in clusters}
     # a title with a surname ("Mr. Darcy") is surer than one with a first name ("Colonel
     # Fitzwilliam", who may be a Fitzwilliam): the first join, and set the second apart
+    # and a title of a sex ("Mr. Bell") before a rank alone ("Superintendent Bell"), which then
+    # joins the one person of its name that a title of a sex names
     titled = sorted(
-        order(k for k in singles if forms[k].titles), key=lambda k: fold(forms[k].core[0]) not in surnames
+        order(k for k in singles if forms[k].titles),
+        key=lambda k: (fold(forms[k].core[0]) not in surnames, not address(forms[k].titles)),
     )
     fitting: dict[str, Sequence[int]] = {}
     claimed: dict[tuple[int, str], set[str]] = {}
@@ -252,12 +258,14 @@ def group_names(
             and same_standing(form.titles, clusters[i].titles)
             and not beside(key, i)
         ]
-        surname = [
-            i
-            for i in compatible_ones
-            if fold(clusters[i].core[-1]) == word
-            and (clusters[i].titles & form.titles or not form.titles & FAMILY_TITLES)
-        ]
+        surname = likely(
+            [
+                i
+                for i in compatible_ones
+                if fold(clusters[i].core[-1]) == word
+                and (clusters[i].titles & form.titles or not form.titles & FAMILY_TITLES)
+            ]
+        )
         # a title with a surname may be any bearer of it, even one the book names only once or twice
         fits = surname if surname and form.gender else likely(compatible_ones)
         fitting[key] = fits
@@ -283,6 +291,10 @@ def group_names(
         kind = sorted(address(form.titles)) or sorted(form.titles)
         identity = (word, kind[0])
         home = titled_homes.get(identity)
+        if home is None and not address(form.titles):
+            by_sex = [i for (w, title), i in titled_homes.items() if w == word and title in ADDRESSED]
+            if len(by_sex) == 1 and not beside(key, by_sex[0]):
+                home = titled_homes[identity] = by_sex[0]
         if home is None:
             home = titled_homes[identity] = found(form.core)
         clusters[home].add(key, by_key[key], form)
@@ -316,7 +328,10 @@ def group_names(
             for i in likely(using.get(word, []))
             if not beside(key, i) and not (key in things and fold(clusters[i].core[0]) == word)
         ]
-        main = _main_bearer(owners, word, borne) if len(owners) > 1 else None
+        bearers = len(owners) > 1 and all(fold(clusters[i].core[-1]) == word for i in owners)
+        # a bare surname whose own pronouns say "he" is none of the women who bear it
+        of_sex = [i for i in owners if compatible(form.gender, clusters[i].gender)]
+        main = _main_bearer(of_sex, word, borne) if bearers and of_sex else None
         if len(owners) == 1:
             home = owners[0]
         elif main is not None:

@@ -42,6 +42,7 @@ PERSON_TITLES = {
     "sgt": "Sergeant",
     "sergeant": "Sergeant",
     "inspector": "Inspector",
+    "superintendent": "Superintendent",
     "constable": "Constable",
     "admiral": "Admiral",
     "father": "Father",
