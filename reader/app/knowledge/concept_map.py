@@ -547,6 +547,10 @@ def _name_concepts(
     names = book.names
     extra = _title_mentions(book, clusters, threshold)
     lands, peoples = lands_and_peoples({word for key in names for word in names[key].tokens})
+    place_firsts = {
+        bare(name.tokens[0]) for name in names.values() if len(name.tokens) > 1 and is_place_name(name.tokens)
+    }
+    """First words of the book's place names ("Grimpen" of "Grimpen Mire")."""
     contexts: dict[int, tuple[tuple[str, ...], str]] = {}
     """The words around each mention read so far, by its start."""
     judged: Counter[str] = Counter()
@@ -596,10 +600,11 @@ def _name_concepts(
                 kind = "term"  # "the Austrians", "Frenchmen": a people, not a person
             elif word in lands:
                 kind = "place"  # "Austria", whose people the book calls "Austrians"
-            elif not (cues.titles or cues.speech or cues.talk or cluster.titles) and _common_word(
-                word, lower
-            ):
-                kind = "term"  # "Latitude", "Soup": a common word, capitalised, that never acts
+            elif not (cues.titles or cues.speech or cues.talk or cluster.titles):
+                if word in place_firsts:
+                    kind = "place"  # "Grimpen" beside "Grimpen Mire", never acting: the place
+                elif _common_word(word, lower):
+                    kind = "term"  # "Latitude", "Soup": a common word, capitalised, that never acts
         aliases: dict[str, _Alias] = {}
         for key in cluster.keys:
             name = names[key]

@@ -36,7 +36,7 @@ PLACE_WORDS = frozenset(
     gate tower farm manor cottage row sea ocean coast beach cliff cliffs creek brook falls ford green
     common heath downs wharf pier station palace gardens garden county shire kingdom village
     yard mire tor tors vale slope path walk alley hollow dale crag crags mill market circus gables
-    pond pool wells spring springs""".split()
+    pond pool wells spring springs hamlet parish parishes""".split()
 )
 """Last words that make a place of a name of two or more words ("King Edward Street", "Scotland Yard"),
 whatever titles it holds; after a title alone the word is a surname ("Mrs. Hill")."""
@@ -164,6 +164,8 @@ def cues_of(
             cues.talk += 1
         if last in ORGANISATION_WORDS:
             cues.organisation += 1
+        if len(previous) > 1 and previous[-1] == "of" and previous[-2] in PLACE_WORDS:
+            cues.place_words += 1  # "the village of Grimpen", "the town of Hunsford"
         if previous and previous[-1] in VESSEL_WORDS:
             cues.vessel = True
         preposition = previous[:-1] if previous and previous[-1] == "the" else previous
