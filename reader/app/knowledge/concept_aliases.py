@@ -269,8 +269,9 @@ def group_names(
         # a title with a surname may be any bearer of it, even one the book names only once or twice
         fits = surname if surname and form.gender else likely(compatible_ones)
         fitting[key] = fits
-        for i in fits:
-            claimed.setdefault((i, word), set()).update(address(form.titles))
+        for i in fits:  # "Mr. Edgar" and "Master Edgar" may be one man; "Mr." and "Master Linton" not
+            if fold(clusters[i].core[-1]) == word:
+                claimed.setdefault((i, word), set()).update(address(form.titles))
     titled_homes: dict[tuple[str, str], int] = {}
     for key in titled:
         form = forms[key]
@@ -278,7 +279,7 @@ def group_names(
         fits = [
             i
             for i in fitting[key]
-            if not (address(form.titles) and len(claimed[(i, word)]) > 1) and not beside(key, i)
+            if not (address(form.titles) and len(claimed.get((i, word), ())) > 1) and not beside(key, i)
         ]
         same_title = [i for i in fits if clusters[i].titles & form.titles]
         # a title with a surname ("Countess Rostóva") is the family's head or his wife unless the

@@ -227,7 +227,7 @@ def _form(tokens: tuple[str, ...], hint: str | None = None, surnames: Collection
     return NameForm(core_tokens(tokens), titles, hint=hint)
 
 
-_OWN_PRONOUN = re.compile(r"[ \t]+(?:[a-z]+[ \t]+){1,2}(his|her|himself|herself)\b(?:[ \t]+([a-z]+))?")
+_OWN_PRONOUN = re.compile(r"[ \t]+(?:[a-z]+[ \t]+){1,3}(his|her|himself|herself)\b(?:[ \t]+([a-z]+))?")
 """A verb or two and a pronoun right after a name: whose head, whose hands ("Anne shook her head",
 "Mr. Wickham bowed himself out")."""
 NOT_OWNED = frozenset(
@@ -248,7 +248,7 @@ def _gender_hints(book: _Book, threshold: int) -> dict[str, str]:
         if len(name.mentions) < threshold or any(is_title(t) for t in name.tokens):
             continue
         votes: Counter[str] = Counter()
-        for i in _sample_indexes(len(name.mentions), HINT_SAMPLE if len(name.tokens) > 1 else HINT_SAMPLE // 2):
+        for i in _sample_indexes(len(name.mentions), HINT_SAMPLE):
             found = _OWN_PRONOUN.match(text, name.mentions[i][1])
             if found:
                 pronoun, after = found.groups()
