@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Generic, TypeVar
@@ -160,6 +160,7 @@ def group_names(
     threshold: int = 1,
     apart: Collection[frozenset[str]] = frozenset(),
     things: Collection[str] = frozenset(),
+    position: Callable[[T], int] | None = None,
 ) -> list[Cluster[T]]:
     """Group names (each with its mentions and form) into concepts.
 
@@ -174,6 +175,11 @@ def group_names(
     Fitzwilliam") never share a concept, and a surname with a title ("Miss Bennet") joins a full
     name only when no other title of a sex claims it and no other full name of its gender bears it.
     `things` are one-word names the book uses as a thing's ("the George", an inn): no one's alias.
+
+    With `position` (where a mention is in the book) two names of a woman that share a first name
+    join when the book stops using one before it starts the other ("Mina Murray", then "Mina
+    Harker": a marriage), and a bare name several people bear joins the one it shares its scenes
+    with ("Jane" with "Jane Andrews", not with "Flora Jane", met once).
     """
     clusters: list[Cluster[T]] = []
     by_last: dict[str, list[int]] = {}
@@ -229,6 +235,8 @@ def group_names(
         clusters[home].add(key, by_key[key], form)
         full_forms.setdefault(home, []).append(form)
     clusters = _join_leading_names(clusters, full_forms, apart)
+    if position is not None:
+        clusters = _join_married_names(clusters, position, threshold, apart)
     for index, cluster in enumerate(clusters):
         for key in cluster.keys:
             if not forms[key].place:
@@ -319,6 +327,7 @@ def group_names(
             clusters[home].add(key, by_key[key], forms[key])
             family_keys.add(key)
     alone: dict[str, int] = {}
+    scenes: dict[int, set[int]] = {}
     for key in plain:
         if key in family_keys:
             continue
@@ -329,6 +338,8 @@ def group_names(
             for i in likely(using.get(word, []))
             if not beside(key, i) and not (key in things and fold(clusters[i].core[0]) == word)
         ]
+        if not owners and "-" in word and word.split("-", 1)[1].islower():  # "Anne-girl"
+            owners = [i for i in likely(using.get(word.split("-", 1)[0], [])) if not beside(key, i)]
         bearers = len(owners) > 1 and all(fold(clusters[i].core[-1]) == word for i in owners)
         # a bare surname whose own pronouns say "he" is none of the women who bear it
         of_sex = [i for i in owners if compatible(form.gender, clusters[i].gender)]
@@ -339,6 +350,12 @@ def group_names(
             home = main
         elif len(owners) > 1 and word in families:
             home = families[word]
+        elif (
+            len(owners) > 1
+            and position is not None
+            and (shared := _scene_mate(by_key[key], owners, clusters, position, scenes)) is not None
+        ):
+            home = shared
         elif word in alone:
             home = alone[word]
         elif (singular := _singular(word, set(alone))) is not None:  # "the Neverlands"
@@ -351,6 +368,72 @@ def group_names(
 
 MAIN_BEARER_SHARE = 0.85
 """The share of a surname's titled and full uses one person must have for the bare surname to be his."""
+
+
+SCENE_CHARS = 6000
+"""A scene, for names that share scenes: this many characters of the book (about three pages)."""
+SCENE_LEAD = 3
+"""How many times more scenes the chosen bearer of a bare name must share with it than any other."""
+
+
+def _scene_mate(
+    mentions: Sequence[T],
+    owners: Sequence[int],
+    clusters: Sequence[Cluster[T]],
+    position: Callable[[T], int],
+    scenes: dict[int, set[int]],
+) -> int | None:
+    """The one concept among `owners` whose scenes a bare name's mentions share, by far ("Jane" and
+    "Jane Andrews" in the same schoolroom, "Flora Jane" met once), if any."""
+    own = {position(m) // SCENE_CHARS for m in mentions}
+    shared = []
+    for i in owners:
+        if i not in scenes:
+            scenes[i] = {position(m) // SCENE_CHARS for m in clusters[i].mentions}
+        shared.append((len(own & scenes[i]), i))
+    shared.sort(reverse=True)
+    (best, home), (second, _) = shared[0], shared[1]
+    return home if best >= SCENE_LEAD and best >= SCENE_LEAD * second else None
+
+
+MARRIED_SHARE = 0.8
+"""The share of a woman's first name's uses that must come before her second name's first use."""
+
+
+def _join_married_names(
+    clusters: list[Cluster[T]],
+    position: Callable[[T], int],
+    threshold: int,
+    apart: Collection[frozenset[str]],
+) -> list[Cluster[T]]:
+    """Join the two full names of a woman that share a first name when the book has (nearly) done
+    with the first before it uses the second ("Mina Murray", then "Mina Harker"): a marriage. Only
+    when no other full name shares that first name, and never names set side by side."""
+    by_first: dict[str, list[int]] = {}
+    for index, cluster in enumerate(clusters):
+        if len(cluster.core) > 1 and len(cluster.mentions) >= threshold and cluster.gender != "m":
+            by_first.setdefault(fold(cluster.core[0]), []).append(index)
+    joined: dict[int, int] = {}
+    for indexes in by_first.values():
+        if len(indexes) != 2:
+            continue
+        starts = {i: min(map(position, clusters[i].mentions)) for i in indexes}
+        maiden, married = sorted(indexes, key=starts.__getitem__)
+        first, second = clusters[maiden], clusters[married]
+        if same_word(first.core[-1], second.core[-1]) or "f" not in (first.gender, second.gender):
+            continue
+        before = sum(1 for m in first.mentions if position(m) < starts[married])
+        side_by_side = any(frozenset((a, b)) in apart for a in first.keys for b in second.keys)
+        if before >= MARRIED_SHARE * len(first.mentions) and not side_by_side:
+            joined[maiden] = married
+    for maiden, married in joined.items():
+        home, moved = clusters[married], clusters[maiden]
+        home.mentions.extend(moved.mentions)
+        home.keys.extend(moved.keys)
+        for key, count in moved.counts.items():
+            home.counts[key] = home.counts.get(key, 0) + count
+        home.titles.update(moved.titles)
+    return [c for i, c in enumerate(clusters) if i not in joined]
 
 
 def _surname_uses(clusters: Sequence[Cluster[T]], forms: Mapping[str, NameForm]) -> list[Counter[str]]:

@@ -177,6 +177,7 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
         threshold,
         book.apart,
         _named_things(book, forms, threshold),
+        itemgetter(0),
     )
     concepts = _name_concepts(book, clusters, threshold, words.lower)
     taken = {word.lower() for concept in concepts for alias in concept.aliases for word in alias.text.split()}
@@ -240,7 +241,7 @@ HINT_AGREEMENT = 0.8
 
 
 def _gender_hints(book: _Book, threshold: int) -> dict[str, str]:
-    """"m" or "f" for each frequent name without a title, from the pronouns of its own actions after
+    """ "m" or "f" for each frequent name without a title, from the pronouns of its own actions after
     a sample of its mentions ("Caroline Bingley tossed her head"), when four in five agree."""
     hints: dict[str, str] = {}
     text = book.text
