@@ -106,6 +106,9 @@ class Cluster(Generic[T]):
     """A family the book names in the plural ("the Bennets"), with the surname when ambiguous."""
     hint: str | None = None
     """The gender its full names' pronouns say, when no title says one."""
+    married: bool = False
+    """A woman the book names by her maiden name, then by her married one ("Mina Murray", "Mina
+    Harker"): "Mrs." with the married surname is hers."""
 
     @property
     def gender(self) -> str | None:
@@ -263,7 +266,10 @@ def group_names(
             i
             for i in using.get(word, ())
             if compatible(form.gender, clusters[i].gender)
-            and same_standing(form.titles, clusters[i].titles)
+            and (
+                same_standing(form.titles, clusters[i].titles)
+                or (clusters[i].married and form.titles == {"Mrs."})
+            )
             and not beside(key, i)
         ]
         surname = likely(
@@ -271,7 +277,11 @@ def group_names(
                 i
                 for i in compatible_ones
                 if fold(clusters[i].core[-1]) == word
-                and (clusters[i].titles & form.titles or not form.titles & FAMILY_TITLES)
+                and (
+                    clusters[i].titles & form.titles
+                    or not form.titles & FAMILY_TITLES
+                    or (clusters[i].married and form.titles == {"Mrs."})
+                )
             ]
         )
         # a title with a surname may be any bearer of it, even one the book names only once or twice
@@ -293,7 +303,8 @@ def group_names(
         # a title with a surname ("Countess Rostóva") is the family's head or his wife unless the
         # full name bears that title too; with a first name ("Countess Natásha") it is that person
         by_first_name = [i for i in fits if fold(clusters[i].core[-1]) != word]
-        chosen = same_title or (by_first_name if form.titles & FAMILY_TITLES else fits)
+        wife = [i for i in fits if clusters[i].married and form.titles == {"Mrs."}]  # "Mrs. Harker"
+        chosen = same_title or (by_first_name or wife if form.titles & FAMILY_TITLES else fits)
         if len(chosen) == 1:
             clusters[chosen[0]].add(key, by_key[key], form)
             continue
@@ -396,8 +407,9 @@ def _scene_mate(
     return home if best >= SCENE_LEAD and best >= SCENE_LEAD * second else None
 
 
-MARRIED_SHARE = 0.8
-"""The share of a woman's first name's uses that must come before her second name's first use."""
+MARRIED_SHARE = 0.65
+"""The share of a woman's first name's uses that must come before her second name comes into use
+(its first fifth of uses past)."""
 
 
 def _join_married_names(
@@ -417,12 +429,13 @@ def _join_married_names(
     for indexes in by_first.values():
         if len(indexes) != 2:
             continue
-        starts = {i: min(map(position, clusters[i].mentions)) for i in indexes}
-        maiden, married = sorted(indexes, key=starts.__getitem__)
+        where = {i: sorted(map(position, clusters[i].mentions)) for i in indexes}
+        maiden, married = sorted(indexes, key=lambda i: where[i][len(where[i]) // 2])
+        begins = where[married][len(where[married]) // 5]  # a stray early use does not count
         first, second = clusters[maiden], clusters[married]
         if same_word(first.core[-1], second.core[-1]) or "f" not in (first.gender, second.gender):
             continue
-        before = sum(1 for m in first.mentions if position(m) < starts[married])
+        before = sum(1 for at in where[maiden] if at < begins)
         side_by_side = any(frozenset((a, b)) in apart for a in first.keys for b in second.keys)
         if before >= MARRIED_SHARE * len(first.mentions) and not side_by_side:
             joined[maiden] = married
@@ -433,6 +446,7 @@ def _join_married_names(
         for key, count in moved.counts.items():
             home.counts[key] = home.counts.get(key, 0) + count
         home.titles.update(moved.titles)
+        home.married = True
     return [c for i, c in enumerate(clusters) if i not in joined]
 
 
