@@ -158,3 +158,43 @@ def test_a_capitalised_common_word_that_never_acts_is_no_person() -> None:
     people = {c.name for c in concepts.values() if c.kind == "person"}
     assert "Alice" in people
     assert not {"Latitude", "Longitude", "Soup"} & people
+
+
+def test_a_woman_named_by_her_maiden_then_her_married_name_is_one_entry() -> None:
+    early = [
+        "Her friend Miss Lucy Grey wrote to Mina Murray every week.",
+        "Mina Murray folded her letter and smiled.",
+        "Everyone in the school loved Mina Murray, and her pupils cried when she left.",
+        "Mina Murray packed her trunk for the long journey.",
+    ]
+    late = [
+        "After the wedding Mina Harker kept her husband's journal.",
+        "Mrs. Harker said that she was not afraid.",
+        "Mina Harker turned her face to the window.",
+        "Jonathan Harker rubbed his eyes and looked at Mrs. Harker.",
+        "Mina Harker wrote every night, and Mrs. Harker read to them.",
+        "Jonathan Harker shook his head at that.",
+    ]
+    filler = ["The rain fell on the grey town all that week."] * 60
+    concepts = _concepts(*_pages(early + filler + late))
+    mina = _entry(concepts, "Mina Harker")
+    assert {"Mina Murray", "Mrs. Harker"} <= _names(mina)
+    assert mina is not _entry(concepts, "Jonathan Harker")
+
+
+def test_a_bare_name_several_bear_joins_the_one_it_shares_its_scenes_with() -> None:
+    visit = [
+        "Mrs. Spencer called her daughter, Flora Jane, and Flora Jane came.",
+        "Flora Jane put the kettle on for the visitors.",
+    ]
+    school = [
+        "At school Jane Andrews sat beside Anne, and Jane laughed.",
+        "Jane wrote her sums on the slate.",
+        "Jane Andrews said that the teacher was cross.",
+        "Anne told Jane a secret, and Jane kept it.",
+    ]
+    filler = ["The snow lay deep on the fields and the road."] * 150  # scenes apart
+    concepts = _concepts(*_pages(visit + filler + school + filler + school + filler + school))
+    jane = _entry(concepts, "Jane Andrews")
+    assert "Jane" in _names(jane)
+    assert _entry(concepts, "Flora Jane") is not jane

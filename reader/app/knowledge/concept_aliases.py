@@ -244,6 +244,13 @@ def group_names(
         for key in cluster.keys:
             if not forms[key].place:
                 uses(index, forms[key].core)
+    surnames_of = [{fold(forms[k].core[-1]) for k in c.keys if len(forms[k].core) > 1} for c in clusters]
+
+    def bears(index: int, word: str) -> bool:
+        """Whether a concept's full names end in `word` (a married woman's both surnames)."""
+        return (
+            word in surnames_of[index] if index < len(surnames_of) else fold(clusters[index].core[-1]) == word
+        )
 
     singles = [k for k in by_key if len(forms[k].core) == 1]
     surnames = {fold(c.core[-1]) for c in clusters}
@@ -276,7 +283,7 @@ def group_names(
             [
                 i
                 for i in compatible_ones
-                if fold(clusters[i].core[-1]) == word
+                if bears(i, word)
                 and (
                     clusters[i].titles & form.titles
                     or not form.titles & FAMILY_TITLES
@@ -288,7 +295,7 @@ def group_names(
         fits = surname if surname and form.gender else likely(compatible_ones)
         fitting[key] = fits
         for i in fits:  # "Mr. Edgar" and "Master Edgar" may be one man; "Mr." and "Master Linton" not
-            if fold(clusters[i].core[-1]) == word:
+            if bears(i, word):
                 claimed.setdefault((i, word), set()).update(address(form.titles))
     titled_homes: dict[tuple[str, str], int] = {}
     for key in titled:
@@ -302,7 +309,7 @@ def group_names(
         same_title = [i for i in fits if clusters[i].titles & form.titles]
         # a title with a surname ("Countess Rostóva") is the family's head or his wife unless the
         # full name bears that title too; with a first name ("Countess Natásha") it is that person
-        by_first_name = [i for i in fits if fold(clusters[i].core[-1]) != word]
+        by_first_name = [i for i in fits if not bears(i, word)]
         wife = [i for i in fits if clusters[i].married and form.titles == {"Mrs."}]  # "Mrs. Harker"
         chosen = same_title or (by_first_name or wife if form.titles & FAMILY_TITLES else fits)
         if len(chosen) == 1:
@@ -351,7 +358,7 @@ def group_names(
         ]
         if not owners and "-" in word and word.split("-", 1)[1].islower():  # "Anne-girl"
             owners = [i for i in likely(using.get(word.split("-", 1)[0], [])) if not beside(key, i)]
-        bearers = len(owners) > 1 and all(fold(clusters[i].core[-1]) == word for i in owners)
+        bearers = len(owners) > 1 and all(bears(i, word) for i in owners)
         # a bare surname whose own pronouns say "he" is none of the women who bear it
         of_sex = [i for i in owners if compatible(form.gender, clusters[i].gender)]
         main = _main_bearer(of_sex, word, borne) if bearers and of_sex else None
