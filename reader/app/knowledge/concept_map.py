@@ -595,6 +595,8 @@ def _name_concepts(
             sampled.append((names[key].tokens, *read(key, cluster.mentions[i])))
         cues = cues_of(sampled, book.surnames)
         kind = "person" if cluster.family else kind_of(cues, len(cluster.core))
+        if kind == "place" and cluster.titles and not cues.place_words:
+            kind = "person"  # "General Weyrother", then "into Weyrother's plan": a titled name is someone
         if len(cluster.core) == 1 and kind == "person" and not cluster.family:
             word = cluster.core[0]
             if word in peoples or word.endswith("men"):

@@ -36,10 +36,14 @@ PLACE_WORDS = frozenset(
     gate tower farm manor cottage row sea ocean coast beach cliff cliffs creek brook falls ford green
     common heath downs wharf pier station palace gardens garden county shire kingdom village
     yard mire tor tors vale slope path walk alley hollow dale crag crags mill market circus gables
-    pond pool wells spring springs hamlet parish parishes""".split()
+    pond pool wells spring springs""".split()
 )
 """Last words that make a place of a name of two or more words ("King Edward Street", "Scotland Yard"),
 whatever titles it holds; after a title alone the word is a surname ("Mrs. Hill")."""
+SETTLEMENT_WORDS = frozenset(
+    "village town city hamlet parish parishes county kingdom island isle province district port".split()
+)
+"""Words before "of" that make a place of the name after it ("the village of Grimpen")."""
 ORGANISATION_WORDS = frozenset(
     """board company society council committee office navy army guild club college university school
     court trust bank institute ministry department service league party union church regiment battalion
@@ -164,7 +168,7 @@ def cues_of(
             cues.talk += 1
         if last in ORGANISATION_WORDS:
             cues.organisation += 1
-        if len(previous) > 1 and previous[-1] == "of" and previous[-2] in PLACE_WORDS:
+        if len(previous) > 1 and previous[-1] == "of" and previous[-2] in SETTLEMENT_WORDS:
             cues.place_words += 1  # "the village of Grimpen", "the town of Hunsford"
         if previous and previous[-1] in VESSEL_WORDS:
             cues.vessel = True
