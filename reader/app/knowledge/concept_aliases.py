@@ -246,6 +246,10 @@ def group_names(
                 uses(index, forms[key].core)
     surnames_of = [{fold(forms[k].core[-1]) for k in c.keys if len(forms[k].core) > 1} for c in clusters]
 
+    def bearers_of(word: str) -> list[int]:
+        """The concepts whose full names end in `word`, however often the book names them."""
+        return [i for i in using.get(word, ()) if i < len(surnames_of) and word in surnames_of[i]]
+
     def bears(index: int, word: str) -> bool:
         """Whether a concept's full names end in `word` (a married woman's both surnames)."""
         return (
@@ -311,7 +315,11 @@ def group_names(
         # full name bears that title too; with a first name ("Countess Natásha") it is that person
         by_first_name = [i for i in fits if not bears(i, word)]
         wife = [i for i in fits if clusters[i].married and form.titles == {"Mrs."}]  # "Mrs. Harker"
-        chosen = same_title or (by_first_name or wife if form.titles & FAMILY_TITLES else fits)
+        # a man's title with the one full name in the book with this surname ("Prince Kutúzov")
+        sole = (
+            [i for i in fits if bears(i, word)] if form.gender == "m" and len(bearers_of(word)) == 1 else []
+        )
+        chosen = same_title or (by_first_name or wife or sole if form.titles & FAMILY_TITLES else fits)
         if len(chosen) == 1:
             clusters[chosen[0]].add(key, by_key[key], form)
             continue
