@@ -41,9 +41,12 @@ PLACE_WORDS = frozenset(
 """Last words that make a place of a name of two or more words ("King Edward Street", "Scotland Yard"),
 whatever titles it holds; after a title alone the word is a surname ("Mrs. Hill")."""
 SETTLEMENT_WORDS = frozenset(
-    "village town city hamlet parish parishes county kingdom island isle province district port".split()
+    """village town city hamlet parish parishes county kingdom kingdoms island isle province district port
+    coast coasts shore shores continent country capital empire dominions language natives inhabitants
+    king emperor queen""".split()
 )
-"""Words before "of" that make a place of the name after it ("the village of Grimpen")."""
+"""Words before "of" that make a place of the name after it ("the village of Grimpen", "the language
+of Balnibarbi", "the King of Bohemia")."""
 ORGANISATION_WORDS = frozenset(
     """board company society council committee office navy army guild club college university school
     court trust bank institute ministry department service league party union church regiment battalion
@@ -82,7 +85,7 @@ def is_place_name(tokens: Sequence[str], surnames: Collection[str] = ()) -> bool
     ending in one is a person's ("Imogen Vale")."""
     if bare(tokens[0]).lower() in PLACE_PREFIXES and len(tokens) > 1:
         return True
-    last = bare(tokens[-1])
+    last = bare(tokens[-1]).rsplit("-", 1)[-1]  # "the Spouter-Inn"
     if last.lower() not in PLACE_WORDS or bare(tokens[0]).lower() in ADDRESS_TITLES or last in surnames:
         return False
     return len(tokens) == 1 or not all(is_title(t) for t in tokens[:-1])
@@ -120,6 +123,8 @@ def kind_of(cues: Cues, core_length: int) -> str:
         return "place" if cues.locative >= 0.3 * total else "term"
     if cues.locative >= 0.3 * total and cues.locative > cues.speech:
         return "place"
+    if core_length == 1 and cues.locative >= 0.2 * total and not (cues.titles or cues.speech or cues.talk):
+        return "place"  # "from Bristol", and never a sign of someone
     return "person"
 
 
