@@ -198,3 +198,15 @@ def test_a_bare_name_several_bear_joins_the_one_it_shares_its_scenes_with() -> N
     jane = _entry(concepts, "Jane Andrews")
     assert "Jane" in _names(jane)
     assert _entry(concepts, "Flora Jane") is not jane
+
+
+def test_a_title_word_after_a_first_name_is_a_surname_and_two_marys_stay_apart() -> None:
+    sentences = [
+        "Mary read her book all day.",
+        "Mary Bennet played the piano, and Mary sang.",
+        "Mary said that she liked sermons.",
+    ] * 4 + ["The rich Mary King went to Liverpool.", "Wickham liked Mary King, and Mary King smiled."]
+    concepts = _concepts(*_pages(sentences))
+    king = _entry(concepts, "Mary King")
+    assert king.kind == "person" and _names(king) == {"Mary King"}
+    assert "Mary King" not in _names(_entry(concepts, "Mary Bennet"))

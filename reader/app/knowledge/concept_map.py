@@ -70,12 +70,22 @@ def min_mentions(page_count: int) -> int:
 
 @lru_cache(maxsize=65536)
 def core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
-    """The name words of a run: no titles, no initials ("Rev. J. Ashby" -> ("Ashby",))."""
+    """The name words of a run: no titles before them, no initials ("Rev. J. Ashby" -> ("Ashby",));
+    a title's word after a name word is a name ("Mary King")."""
+    lead = leading_titles(tokens)
     return tuple(
         bare(t) if bare(t).lower() not in PLACE_PREFIXES else t
-        for t in tokens
-        if not is_title(t) and len(bare(t)) > 1 and not t.islower()  # "de" of "Miss de Bourgh"
+        for t in tokens[lead:]
+        if len(bare(t)) > 1 and not t.islower()  # "de" of "Miss de Bourgh"
     )
+
+
+def leading_titles(tokens: tuple[str, ...]) -> int:
+    """How many of a run's first words are titles ("General Field Marshal Kutúzov": 1)."""
+    count = 0
+    while count < len(tokens) and (is_title(tokens[count]) or len(bare(tokens[count])) == 1):
+        count += 1
+    return count if count < len(tokens) else len(tokens)
 
 
 _PAGE_BREAK = "\n\n\n"
@@ -224,7 +234,9 @@ def _form(tokens: tuple[str, ...], hint: str | None = None, surnames: Collection
         is_place_name(tokens, surnames) or bare(tokens[-1]).lower() in ORGANISATION_WORDS
     ):
         return NameForm(tuple(bare(t) for t in tokens if len(bare(t)) > 1), frozenset(), True)
-    titles = frozenset(PERSON_TITLES[bare(t).lower()] for t in tokens if is_title(t))
+    titles = frozenset(
+        PERSON_TITLES[bare(t).lower()] for t in tokens[: leading_titles(tokens)] if is_title(t)
+    )
     return NameForm(core_tokens(tokens), titles, hint=hint)
 
 
