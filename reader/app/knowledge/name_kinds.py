@@ -123,8 +123,6 @@ def kind_of(cues: Cues, core_length: int) -> str:
         return "place" if cues.locative >= 0.3 * total else "term"
     if cues.locative >= 0.3 * total and cues.locative > cues.speech:
         return "place"
-    if core_length == 1 and cues.locative >= 0.2 * total and not (cues.titles or cues.speech or cues.talk):
-        return "place"  # "from Bristol", and never a sign of someone
     return "person"
 
 
