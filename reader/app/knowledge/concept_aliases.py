@@ -2,9 +2,12 @@
 
 Two name words are the same word when they differ only in accents, case or a possessive ("Rostóv",
 "Rostov's"); never when the letters differ ("Russia"/"Prussia", "Rostóv"/"Rostóva"). Titles carry
-gender and rank: "Mr. Bennet" and "Mrs. Bennet" are two people. A bare surname or first name joins
-a full name only when exactly one candidate fits; an ambiguous one stays a concept of its own, or
-joins the family the book names in the plural ("the Bennets").
+gender and rank: "Mr. Bennet" and "Mrs. Bennet" are two people, and Miss X, Mrs. X and Lady X three
+women. A bare surname or first name joins a full name only when exactly one candidate fits, or the
+book's own evidence picks one (the bearer of nearly all the surname's titled uses, the one whose
+scenes it shares); an ambiguous one stays a concept of its own, or joins the family the book names
+in the plural ("the Bennets"). Names the book sets side by side ("Mr. Darcy and Colonel
+Fitzwilliam") are never one concept.
 """
 
 from __future__ import annotations
@@ -258,10 +261,9 @@ def group_names(
 
     singles = [k for k in by_key if len(forms[k].core) == 1]
     surnames = {fold(c.core[-1]) for c in clusters}
-    # a title with a surname ("Mr. Darcy") is surer than one with a first name ("Colonel
-    # Fitzwilliam", who may be a Fitzwilliam): the first join, and set the second apart
-    # and a title of a sex ("Mr. Bell") before a rank alone ("Superintendent Bell"), which then
-    # joins the one person of its name that a title of a sex names
+    # surnames first: "Mr. Darcy" is surer than "Colonel Fitzwilliam" (a Fitzwilliam, or Fitzwilliam
+    # Darcy?), and once Darcy's, sets the Colonel apart; titles of a sex ("Mr. Bell") before ranks
+    # ("Superintendent Bell"), which then join the one person a title of a sex names with that word
     titled = sorted(
         order(k for k in singles if forms[k].titles),
         key=lambda k: (fold(forms[k].core[0]) not in surnames, not address(forms[k].titles)),
@@ -364,8 +366,9 @@ def group_names(
             for i in likely(using.get(word, []))
             if not beside(key, i) and not (key in things and fold(clusters[i].core[0]) == word)
         ]
-        if not owners and "-" in word and word.split("-", 1)[1].islower():  # "Anne-girl"
-            owners = [i for i in likely(using.get(word.split("-", 1)[0], [])) if not beside(key, i)]
+        head, _, rest = form.core[0].partition("-")
+        if not owners and rest.islower():  # "Anne-girl": a name and a common word
+            owners = [i for i in likely(using.get(fold(head), [])) if not beside(key, i)]
         bearers = len(owners) > 1 and all(bears(i, word) for i in owners)
         # a bare surname whose own pronouns say "he" is none of the women who bear it
         of_sex = [i for i in owners if compatible(form.gender, clusters[i].gender)]

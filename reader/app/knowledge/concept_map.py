@@ -2,10 +2,13 @@
 
 Names are runs of capitalised words that are capitalised mid-sentence too (a capital at the start
 of a sentence proves nothing), frequent enough to matter. Aliases ("Mr. Thorne", "Thorne",
-"Gideon Thorne") are merged into one concept; the kind comes from simple cues (titles and speech
-verbs for people; place words, "the X" and prepositions like at/in/to for places: `name_kinds`). Key terms are
-the book's most distinctive lower-case words by TF-IDF over its pages, general English excluded
-(`key_terms`).
+"Gideon Thorne") are merged into one concept on the book's own evidence (`concept_aliases`: names
+set side by side, the pronouns of a name's own actions, where in the book each is used); a word
+used as an inn's or a ship's name ("the George") is nobody's alias, and a capitalised common word
+that never speaks, acts or bears a title ("Soup", "Latitude") is a term. The kind comes from simple
+cues (titles and speech verbs for people; place words, "the X" and prepositions like at/in/to for
+places: `name_kinds`). Key terms are the book's most distinctive lower-case words by TF-IDF over
+its pages, general English excluded (`key_terms`).
 
 It runs inside every import, so it works on the whole book at once: one regex pass finds every run
 of capitalised words in the book's text, each distinct run is split and judged once, and the

@@ -1,8 +1,10 @@
 """What kind of thing a name names (person, place or term), from the words around its mentions.
 
 Titles and verbs of speech or action make a person ("said the Hatter", "Hildesheim cleared the box",
-"wrote to Lucy"); place words and prepositions make a place ("Hunsford Parsonage", "at Whitby");
-a body or a vessel is a term. A land whose people the book names ("Austria" beside "Austrians") is a
+"wrote to Lucy"); place words and prepositions make a place ("Hunsford Parsonage", "at Whitby",
+"the village of Grimpen"); a body or a vessel is a term. A name ending in a place word is a place
+whatever titles it holds ("King Edward Street", "Scotland Yard"), unless a title of address begins
+it or the book uses its last word as a surname ("Mrs. Hill", "Miss Vale"). A land whose people the book names ("Austria" beside "Austrians") is a
 place, and the peoples themselves are terms.
 """
 
