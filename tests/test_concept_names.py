@@ -62,10 +62,15 @@ def test_miss_mrs_and_lady_of_one_family_are_different_women() -> None:
         "Jane Bennet blushed when she heard it.",
         "Elizabeth Bennet walked to the village, and she was muddy.",
         "Mr. Bingley danced twice with Miss Bennet that night.",
+        "Her late mother, Lady Anne Darcy, was remembered kindly.",
+        "Miss Darcy played the harp, and she sang.",
+        "A portrait of Lady Anne Darcy hung in the hall.",
+        "Miss Darcy blushed when she was praised.",
     ]
     concepts = _concepts(*_pages(sentences))
     assert _entry(concepts, "Miss de Bourgh") is not _entry(concepts, "Lady Catherine de Bourgh")
     assert _entry(concepts, "Miss Turner") is not _entry(concepts, "Mrs. Turner")
+    assert _entry(concepts, "Miss Darcy") is not _entry(concepts, "Lady Anne Darcy")
     miss_bennet = _entry(concepts, "Miss Bennet")
     assert miss_bennet is not _entry(concepts, "Elizabeth Bennet")
     assert miss_bennet is not _entry(concepts, "Jane Bennet")
@@ -154,10 +159,16 @@ def test_a_capitalised_common_word_that_never_acts_is_no_person() -> None:
         "Alice said goodbye to the turtle.",
         "The Latitude and the Longitude were grand words, Alice thought.",
     ]
+    sentences += [
+        "Then the White Rabbit ran past, and the White Rabbit said it was late.",
+        "Alice followed the Rabbit down the hole.",
+        "The Rabbit cried that the Duchess would be savage.",
+    ]
     concepts = _concepts(*_pages(sentences))
     people = {c.name for c in concepts.values() if c.kind == "person"}
     assert "Alice" in people
     assert not {"Latitude", "Longitude", "Soup"} & people
+    assert "the Rabbit" in _names(_entry(concepts, "the White Rabbit"))  # a character's short name
 
 
 def test_a_woman_named_by_her_maiden_then_her_married_name_is_one_entry() -> None:
