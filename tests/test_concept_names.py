@@ -98,6 +98,9 @@ def test_forms_of_one_name_join_on_the_books_evidence() -> None:
         "Darcy wrote a long letter that night.",
         "Mr. Darcy said that the letter was true.",
         "His young sister, Miss Darcy, was shy.",
+        "Miss Darcy smiled at her brother.",
+        "Darcy shook his head at the news.",
+        "Darcy bit his lip and said nothing.",
         "Mr. Darcy came back in the spring, and Darcy smiled.",
     ]
     concepts = _concepts(*_pages(sentences))
