@@ -2,15 +2,19 @@
 
 Two name words are the same word when they differ only in accents, case or a possessive ("Rostóv",
 "Rostov's"); never when the letters differ ("Russia"/"Prussia", "Rostóv"/"Rostóva"). Titles carry
-gender and rank: "Mr. Bennet" and "Mrs. Bennet" are two people. A bare surname or first name joins
-a full name only when exactly one candidate fits; an ambiguous one stays a concept of its own, or
-joins the family the book names in the plural ("the Bennets").
+gender and rank: "Mr. Bennet" and "Mrs. Bennet" are two people, and Miss X, Mrs. X and Lady X three
+women. A bare surname or first name joins a full name only when exactly one candidate fits, or the
+book's own evidence picks one (the bearer of nearly all the surname's titled uses, the one whose
+scenes it shares); an ambiguous one stays a concept of its own, or joins the family the book names
+in the plural ("the Bennets"). Names the book sets side by side ("Mr. Darcy and Colonel
+Fitzwilliam") are never one concept.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Generic, TypeVar
@@ -36,7 +40,7 @@ his wife: such a name joins a full name only when the full name is written with 
 
 
 def gender_of(titles: Iterable[str]) -> str | None:
-    """"m" or "f" when the titles agree on one, else None."""
+    """ "m" or "f" when the titles agree on one, else None."""
     genders = {"m" if t in MALE_TITLES else "f" for t in titles if t in MALE_TITLES or t in FEMALE_TITLES}
     return genders.pop() if len(genders) == 1 else None
 
@@ -80,10 +84,12 @@ class NameForm:
     place: bool = False
     """Its last word names a kind of place or body ("Raevski Redoubt", "Kiev Grenadiers"): its
     words never make it a candidate for a person's shorter names."""
+    hint: str | None = None
+    """"m" or "f" when the book's pronouns after the name say so (for a name with no such title)."""
 
     @property
     def gender(self) -> str | None:
-        return gender_of(self.titles)
+        return gender_of(self.titles) or self.hint
 
 
 @dataclass
@@ -96,18 +102,51 @@ class Cluster(Generic[T]):
     """Every name word of its full names and titled names, folded."""
     keys: list[str] = field(default_factory=list)
     """The aliases whose mentions it holds, in the order they joined (their mentions in that order)."""
+    counts: dict[str, int] = field(default_factory=dict)
+    """Mentions per alias."""
     titles: set[str] = field(default_factory=set)
     family: bool = False
     """A family the book names in the plural ("the Bennets"), with the surname when ambiguous."""
+    hint: str | None = None
+    """The gender its full names' pronouns say, when no title says one."""
+    married: bool = False
+    """A woman the book names by her maiden name, then by her married one ("Mina Murray", "Mina
+    Harker"): "Mrs." with the married surname is hers."""
 
     @property
     def gender(self) -> str | None:
-        return gender_of(self.titles)
+        return gender_of(self.titles) or self.hint
 
     def add(self, key: str, mentions: Sequence[T], form: NameForm) -> None:
         self.mentions.extend(mentions)
         self.keys.append(key)
+        self.counts[key] = self.counts.get(key, 0) + len(mentions)
         self.titles.update(form.titles)
+        if len(form.core) > 1 and self.hint is None:
+            self.hint = form.hint
+
+
+ADDRESS_TITLES = {"Mister": "Mr."}
+"""Titles that address the same kind of person (the key's form is used)."""
+
+
+ADDRESSED = frozenset(ADDRESS_TITLES.get(t, t) for t in MALE_TITLES | FEMALE_TITLES)
+
+
+def address(titles: Iterable[str]) -> frozenset[str]:
+    """The titles of a name that say a sex ("Mr.", "Miss", "Lady"), one spelling per kind."""
+    return frozenset(ADDRESS_TITLES.get(t, t) for t in titles if t in MALE_TITLES or t in FEMALE_TITLES)
+
+
+WOMEN_BY_STANDING = frozenset("Miss Mrs. Ms. Lady Mademoiselle".split())
+"""Titles that say which woman of a family: Miss X, Mrs. X and Lady X are three women unless the
+book joins them."""
+
+
+def same_standing(a: Iterable[str], b: Iterable[str]) -> bool:
+    """Whether two sets of titles may be one woman's: they share a title of standing, or one has none."""
+    ours, theirs = WOMEN_BY_STANDING.intersection(a), WOMEN_BY_STANDING.intersection(b)
+    return not ours or not theirs or bool(ours & theirs)
 
 
 def _within(core: Sequence[str], canonical: Sequence[str]) -> bool:
@@ -122,15 +161,31 @@ def _within(core: Sequence[str], canonical: Sequence[str]) -> bool:
 
 
 def group_names(
-    by_key: Mapping[str, Sequence[T]], forms: Mapping[str, NameForm], threshold: int = 1
+    by_key: Mapping[str, Sequence[T]],
+    forms: Mapping[str, NameForm],
+    threshold: int = 1,
+    apart: Collection[frozenset[str]] = frozenset(),
+    things: Collection[str] = frozenset(),
+    position: Callable[[T], int] | None = None,
 ) -> list[Cluster[T]]:
     """Group names (each with its mentions and form) into concepts.
 
     Full names (two or more name words) found the concepts, most frequent first. A titled one-word
     name ("Mr. Darcy") joins the one concept of a fitting gender using that word (preferring those
     already bearing its title), else is a person of its own; a bare one-word name joins the one
-    concept using it, else the family named in the plural, else stays a concept of its own. Concepts
-    with fewer than `threshold` mentions make a name ambiguous only when no established one fits.
+    concept using it (or the one whose surname forms bear it in nearly all their uses), else the
+    family named in the plural, else stays a concept of its own. Concepts with fewer than
+    `threshold` mentions make a name ambiguous only when no established one fits.
+
+    Names the book sets side by side as two people (`apart`: pairs of keys, "Mr. Darcy and Colonel
+    Fitzwilliam") never share a concept, and a surname with a title ("Miss Bennet") joins a full
+    name only when no other title of a sex claims it and no other full name of its gender bears it.
+    `things` are one-word names the book uses as a thing's ("the George", an inn): no one's alias.
+
+    With `position` (where a mention is in the book) two names of a woman that share a first name
+    join when the book stops using one before it starts the other ("Mina Murray", then "Mina
+    Harker": a marriage), and a bare name several people bear joins the one it shares its scenes
+    with ("Jane" with "Jane Andrews", not with "Flora Jane", met once).
     """
     clusters: list[Cluster[T]] = []
     by_last: dict[str, list[int]] = {}
@@ -154,6 +209,17 @@ def group_names(
         established = [i for i in indexes if len(clusters[i].mentions) >= threshold]
         return established or indexes
 
+    partners: dict[str, set[str]] = {}
+    for pair in apart:
+        first, second = tuple(pair)
+        partners.setdefault(first, set()).add(second)
+        partners.setdefault(second, set()).add(first)
+
+    def beside(key: str, index: int) -> bool:
+        """Whether the book sets `key` side by side with one of the concept's names."""
+        others = partners.get(key, ())
+        return any(other in clusters[index].counts for other in others)
+
     full_forms: dict[int, list[NameForm]] = {}
     for key in order(k for k in by_key if len(forms[k].core) > 1):
         form = forms[key]
@@ -162,7 +228,10 @@ def group_names(
             (
                 i
                 for i in candidates
-                if _within(form.core, clusters[i].core) and compatible(form.gender, clusters[i].gender)
+                if _within(form.core, clusters[i].core)
+                and compatible(form.gender, clusters[i].gender)
+                and same_standing(form.titles, clusters[i].titles)
+                and not beside(key, i)
             ),
             None,
         )
@@ -171,41 +240,98 @@ def group_names(
             by_last.setdefault(fold(form.core[-1]), []).append(home)
         clusters[home].add(key, by_key[key], form)
         full_forms.setdefault(home, []).append(form)
-    clusters = _join_leading_names(clusters, full_forms)
+    clusters = _join_leading_names(clusters, full_forms, apart)
+    if position is not None:
+        clusters = _join_married_names(clusters, position, threshold, apart)
     for index, cluster in enumerate(clusters):
         for key in cluster.keys:
             if not forms[key].place:
                 uses(index, forms[key].core)
+    surnames_of = [{fold(forms[k].core[-1]) for k in c.keys if len(forms[k].core) > 1} for c in clusters]
+
+    def bearers_of(word: str) -> list[int]:
+        """The concepts whose full names end in `word`, however often the book names them."""
+        return [i for i in using.get(word, ()) if i < len(surnames_of) and word in surnames_of[i]]
+
+    def bears(index: int, word: str) -> bool:
+        """Whether a concept's full names end in `word` (a married woman's both surnames)."""
+        return (
+            word in surnames_of[index] if index < len(surnames_of) else fold(clusters[index].core[-1]) == word
+        )
 
     singles = [k for k in by_key if len(forms[k].core) == 1]
-    titled = order(k for k in singles if forms[k].titles)
+    surnames = {fold(c.core[-1]) for c in clusters}
+    # surnames first: "Mr. Darcy" is surer than "Colonel Fitzwilliam" (a Fitzwilliam, or Fitzwilliam
+    # Darcy?), and once Darcy's, sets the Colonel apart; titles of a sex ("Mr. Bell") before ranks
+    # ("Superintendent Bell"), which then join the one person a title of a sex names with that word
+    titled = sorted(
+        order(k for k in singles if forms[k].titles),
+        key=lambda k: (fold(forms[k].core[0]) not in surnames, not address(forms[k].titles)),
+    )
     fitting: dict[str, Sequence[int]] = {}
-    claimed: dict[int, set[str | None]] = {}
-    """Full names of no known gender -> the genders of the titled names that could be theirs."""
+    claimed: dict[tuple[int, str], set[str]] = {}
+    """(full name, folded word) -> the titles of a sex ("Mr.", "Miss") of the names that could be
+    its with that word: two of them ("Mr. Bennet", "Mrs. Bennet") and the names cannot tell which."""
     for key in titled:
         form = forms[key]
-        fits = likely([i for i in using.get(fold(form.core[0]), ()) if compatible(form.gender, clusters[i].gender)])
+        word = fold(form.core[0])
+        compatible_ones = [
+            i
+            for i in using.get(word, ())
+            if compatible(form.gender, clusters[i].gender)
+            and (
+                same_standing(form.titles, clusters[i].titles)
+                or (clusters[i].married and form.titles == {"Mrs."})
+            )
+            and not beside(key, i)
+        ]
+        surname = likely(
+            [
+                i
+                for i in compatible_ones
+                if bears(i, word)
+                and (
+                    clusters[i].titles & form.titles
+                    or not form.titles & FAMILY_TITLES
+                    or (clusters[i].married and form.titles == {"Mrs."})
+                )
+            ]
+        )
+        # a title with a surname may be any bearer of it, even one the book names only once or twice
+        fits = surname if surname and form.gender else likely(compatible_ones)
         fitting[key] = fits
-        for i in fits:
-            if clusters[i].gender is None:
-                claimed.setdefault(i, set()).add(form.gender)
-    both = {i for i, genders in claimed.items() if {"m", "f"} <= genders}
-    """Claimed by a "Mr." and a "Mrs.": which one the full name is, the titles cannot tell."""
+        for i in fits:  # "Mr. Edgar" and "Master Edgar" may be one man; "Mr." and "Master Linton" not
+            if bears(i, word):
+                claimed.setdefault((i, word), set()).update(address(form.titles))
     titled_homes: dict[tuple[str, str], int] = {}
     for key in titled:
         form = forms[key]
         word = fold(form.core[0])
-        fits = [i for i in fitting[key] if not (form.gender and i in both)]
+        fits = [
+            i
+            for i in fitting[key]
+            if not (address(form.titles) and len(claimed.get((i, word), ())) > 1) and not beside(key, i)
+        ]
         same_title = [i for i in fits if clusters[i].titles & form.titles]
         # a title with a surname ("Countess Rostóva") is the family's head or his wife unless the
         # full name bears that title too; with a first name ("Countess Natásha") it is that person
-        by_first_name = [i for i in fits if fold(clusters[i].core[-1]) != word]
-        chosen = same_title or (by_first_name if form.titles & FAMILY_TITLES else fits)
+        by_first_name = [i for i in fits if not bears(i, word)]
+        wife = [i for i in fits if clusters[i].married and form.titles == {"Mrs."}]  # "Mrs. Harker"
+        # a man's title with the one full name in the book with this surname ("Prince Kutúzov")
+        sole = (
+            [i for i in fits if bears(i, word)] if form.gender == "m" and len(bearers_of(word)) == 1 else []
+        )
+        chosen = same_title or (by_first_name or wife or sole if form.titles & FAMILY_TITLES else fits)
         if len(chosen) == 1:
             clusters[chosen[0]].add(key, by_key[key], form)
             continue
-        identity = (fold(form.core[0]), form.gender or min(form.titles))
+        kind = sorted(address(form.titles)) or sorted(form.titles)
+        identity = (word, kind[0])
         home = titled_homes.get(identity)
+        if home is None and not address(form.titles):
+            by_sex = [i for (w, title), i in titled_homes.items() if w == word and title in ADDRESSED]
+            if len(by_sex) == 1 and not beside(key, by_sex[0]):
+                home = titled_homes[identity] = by_sex[0]
         if home is None:
             home = titled_homes[identity] = found(form.core)
         clusters[home].add(key, by_key[key], form)
@@ -214,6 +340,7 @@ def group_names(
         if len(cluster.core) == 1:
             uses(index, cluster.core)
     surnames = {fold(c.core[-1]) for c in clusters}
+    borne = _surname_uses(clusters, forms)
     plain = order(k for k in singles if not forms[k].titles)
     families: dict[str, int] = {}
     """Folded surname -> the family concept named by its plural."""
@@ -228,16 +355,36 @@ def group_names(
             clusters[home].add(key, by_key[key], forms[key])
             family_keys.add(key)
     alone: dict[str, int] = {}
+    scenes: dict[int, set[int]] = {}
     for key in plain:
         if key in family_keys:
             continue
         form = forms[key]
         word = fold(form.core[0])
-        owners = likely(using.get(word, []))
+        owners = [
+            i
+            for i in likely(using.get(word, []))
+            if not beside(key, i) and not (key in things and fold(clusters[i].core[0]) == word)
+        ]
+        head, _, rest = form.core[0].partition("-")
+        if not owners and rest.islower():  # "Anne-girl": a name and a common word
+            owners = [i for i in likely(using.get(fold(head), [])) if not beside(key, i)]
+        bearers = len(owners) > 1 and all(bears(i, word) for i in owners)
+        # a bare surname whose own pronouns say "he" is none of the women who bear it
+        of_sex = [i for i in owners if compatible(form.gender, clusters[i].gender)]
+        main = _main_bearer(of_sex, word, borne) if bearers and of_sex else None
         if len(owners) == 1:
             home = owners[0]
+        elif main is not None:
+            home = main
         elif len(owners) > 1 and word in families:
             home = families[word]
+        elif (
+            len(owners) > 1
+            and position is not None
+            and (shared := _scene_mate(by_key[key], owners, clusters, position, scenes)) is not None
+        ):
+            home = shared
         elif word in alone:
             home = alone[word]
         elif (singular := _singular(word, set(alone))) is not None:  # "the Neverlands"
@@ -248,8 +395,106 @@ def group_names(
     return clusters
 
 
+MAIN_BEARER_SHARE = 0.85
+"""The share of a surname's titled and full uses one person must have for the bare surname to be his."""
+
+
+SCENE_CHARS = 6000
+"""A scene, for names that share scenes: this many characters of the book (about three pages)."""
+SCENE_LEAD = 3
+"""How many times more scenes the chosen bearer of a bare name must share with it than any other."""
+
+
+def _scene_mate(
+    mentions: Sequence[T],
+    owners: Sequence[int],
+    clusters: Sequence[Cluster[T]],
+    position: Callable[[T], int],
+    scenes: dict[int, set[int]],
+) -> int | None:
+    """The one concept among `owners` whose scenes a bare name's mentions share, by far ("Jane" and
+    "Jane Andrews" in the same schoolroom, "Flora Jane" met once), if any."""
+    own = {position(m) // SCENE_CHARS for m in mentions}
+    shared = []
+    for i in owners:
+        if i not in scenes:
+            scenes[i] = {position(m) // SCENE_CHARS for m in clusters[i].mentions}
+        shared.append((len(own & scenes[i]), i))
+    shared.sort(reverse=True)
+    (best, home), (second, _) = shared[0], shared[1]
+    return home if best >= SCENE_LEAD and best >= SCENE_LEAD * second else None
+
+
+MARRIED_SHARE = 0.65
+"""The share of a woman's first name's uses that must come before her second name comes into use
+(its first fifth of uses past)."""
+
+
+def _join_married_names(
+    clusters: list[Cluster[T]],
+    position: Callable[[T], int],
+    threshold: int,
+    apart: Collection[frozenset[str]],
+) -> list[Cluster[T]]:
+    """Join the two full names of a woman that share a first name when the book has (nearly) done
+    with the first before it uses the second ("Mina Murray", then "Mina Harker"): a marriage. Only
+    when no other full name shares that first name, and never names set side by side."""
+    by_first: dict[str, list[int]] = {}
+    for index, cluster in enumerate(clusters):
+        if len(cluster.core) > 1 and len(cluster.mentions) >= threshold and cluster.gender != "m":
+            by_first.setdefault(fold(cluster.core[0]), []).append(index)
+    joined: dict[int, int] = {}
+    for indexes in by_first.values():
+        if len(indexes) != 2:
+            continue
+        where = {i: sorted(map(position, clusters[i].mentions)) for i in indexes}
+        maiden, married = sorted(indexes, key=lambda i: where[i][len(where[i]) // 2])
+        begins = where[married][len(where[married]) // 5]  # a stray early use does not count
+        first, second = clusters[maiden], clusters[married]
+        if same_word(first.core[-1], second.core[-1]) or "f" not in (first.gender, second.gender):
+            continue
+        before = sum(1 for at in where[maiden] if at < begins)
+        side_by_side = any(frozenset((a, b)) in apart for a in first.keys for b in second.keys)
+        if before >= MARRIED_SHARE * len(first.mentions) and not side_by_side:
+            joined[maiden] = married
+    for maiden, married in joined.items():
+        home, moved = clusters[married], clusters[maiden]
+        home.mentions.extend(moved.mentions)
+        home.keys.extend(moved.keys)
+        for key, count in moved.counts.items():
+            home.counts[key] = home.counts.get(key, 0) + count
+        home.titles.update(moved.titles)
+        home.married = True
+    return [c for i, c in enumerate(clusters) if i not in joined]
+
+
+def _surname_uses(clusters: Sequence[Cluster[T]], forms: Mapping[str, NameForm]) -> list[Counter[str]]:
+    """Per concept, how often each of its surnames is used with a title or a first name."""
+    uses: list[Counter[str]] = []
+    for cluster in clusters:
+        counts: Counter[str] = Counter()
+        for key, count in cluster.counts.items():
+            form = forms[key]
+            if form.core and (len(form.core) > 1 or form.titles):
+                counts[fold(form.core[-1])] += count
+        uses.append(counts)
+    return uses
+
+
+def _main_bearer(owners: Sequence[int], word: str, borne: Sequence[Counter[str]]) -> int | None:
+    """The one concept that bears the surname `word` in nearly all the book's uses of it with a title
+    or a first name ("Mr. Darcy" beside a rare "Miss Darcy"), if any: a bare "Darcy" is his."""
+    total = sum(borne[i][word] for i in owners)
+    if not total:
+        return None
+    best = max(owners, key=lambda i: borne[i][word])
+    return best if borne[best][word] >= MAIN_BEARER_SHARE * total else None
+
+
 def _join_leading_names(
-    clusters: list[Cluster[T]], full_forms: Mapping[int, Sequence[NameForm]]
+    clusters: list[Cluster[T]],
+    full_forms: Mapping[int, Sequence[NameForm]],
+    apart: Collection[frozenset[str]] = frozenset(),
 ) -> list[Cluster[T]]:
     """Join a full name that begins exactly one longer full name to it ("Anna Pávlovna" and "Anna
     Pávlovna Schérer"); when several longer names begin with it, it names none of them for sure."""
@@ -269,7 +514,14 @@ def _join_leading_names(
         }
         if len(longer) == 1:
             target = longer.pop()
-            if compatible(clusters[i].gender, clusters[target].gender):
+            side_by_side = any(
+                frozenset((a, b)) in apart for a in clusters[i].keys for b in clusters[target].keys
+            )
+            if (
+                compatible(clusters[i].gender, clusters[target].gender)
+                and same_standing(clusters[i].titles, clusters[target].titles)
+                and not side_by_side
+            ):
                 joined[i] = target
     if not joined:
         return clusters
@@ -279,6 +531,8 @@ def _join_leading_names(
         home, moved = clusters[target], clusters[i]
         home.mentions.extend(moved.mentions)
         home.keys.extend(moved.keys)
+        for key, count in moved.counts.items():
+            home.counts[key] = home.counts.get(key, 0) + count
         home.titles.update(moved.titles)
     return [c for i, c in enumerate(clusters) if i not in joined]
 

@@ -2,10 +2,13 @@
 
 Names are runs of capitalised words that are capitalised mid-sentence too (a capital at the start
 of a sentence proves nothing), frequent enough to matter. Aliases ("Mr. Thorne", "Thorne",
-"Gideon Thorne") are merged into one concept; the kind comes from simple cues (titles and speech
-verbs for people; place words, "the X" and prepositions like at/in/to for places: `name_kinds`). Key terms are
-the book's most distinctive lower-case words by TF-IDF over its pages, general English excluded
-(`key_terms`).
+"Gideon Thorne") are merged into one concept on the book's own evidence (`concept_aliases`: names
+set side by side, the pronouns of a name's own actions, where in the book each is used); a word
+used as an inn's or a ship's name ("the George") is nobody's alias, and a capitalised common word
+that never speaks, acts or bears a title ("Soup", "Latitude") is a term. The kind comes from simple
+cues (titles and speech verbs for people; place words, "the X" and prepositions like at/in/to for
+places: `name_kinds`). Key terms are the book's most distinctive lower-case words by TF-IDF over
+its pages, general English excluded (`key_terms`).
 
 It runs inside every import, so it works on the whole book at once: one regex pass finds every run
 of capitalised words in the book's text, each distinct run is split and judged once, and the
@@ -17,14 +20,15 @@ page with `find_names`.
 from __future__ import annotations
 
 import gc
+import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import accumulate, chain, compress, repeat, starmap
-from operator import itemgetter
+from operator import add, itemgetter, sub
 
 from reader.app.knowledge.concept_aliases import Cluster, NameForm, group_names
 from reader.app.knowledge.key_terms import BookWords, key_terms, term_count
@@ -43,19 +47,24 @@ from reader.app.knowledge.name_finder import (
     strip_possessive,
 )
 from reader.app.knowledge.name_kinds import (
+    ADDRESS_TITLES,
     LOCATIVE,
+    ORGANISATION_WORDS,
     OWNER_AFTER,
     PLACE_OR_BODY_WORDS,
     cues_of,
+    is_place_name,
     kind_of,
     lands_and_peoples,
 )
+from reader.app.text.background_words import BACKGROUND
 from reader.domain.knowledge import ConceptAlias, ExtractedConcept
 
 SHARED_TITLES = frozenset(
     "Reverend Captain Doctor Professor Colonel Major Inspector Sergeant Admiral".split()
 )
 """Titles that alone ("the Reverend") name the one character who bears them, when only one does."""
+
 
 def min_mentions(page_count: int) -> int:
     """How often a name must appear to be a concept: twice in a short book, more in a long one."""
@@ -64,12 +73,22 @@ def min_mentions(page_count: int) -> int:
 
 @lru_cache(maxsize=65536)
 def core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
-    """The name words of a run: no titles, no initials ("Rev. J. Ashby" -> ("Ashby",))."""
+    """The name words of a run: no titles before them, no initials ("Rev. J. Ashby" -> ("Ashby",));
+    a title's word after a name word is a name ("Mary King")."""
+    lead = leading_titles(tokens)
     return tuple(
         bare(t) if bare(t).lower() not in PLACE_PREFIXES else t
-        for t in tokens
-        if not is_title(t) and len(bare(t)) > 1
+        for t in tokens[lead:]
+        if len(bare(t)) > 1 and not t.islower()  # "de" of "Miss de Bourgh"
     )
+
+
+def leading_titles(tokens: tuple[str, ...]) -> int:
+    """How many of a run's first words are titles ("General Field Marshal Kutúzov": 1)."""
+    count = 0
+    while count < len(tokens) and (is_title(tokens[count]) or len(bare(tokens[count])) == 1):
+        count += 1
+    return count if count < len(tokens) else len(tokens)
 
 
 _PAGE_BREAK = "\n\n\n"
@@ -102,6 +121,17 @@ class _Book:
     names: dict[str, _Name]
     titles: list[tuple[int, int, bool, tuple[str, ...]]]
     """Runs that are titles alone ("the Reverend"): (start, end, the, tokens) in reading order."""
+    apart: set[frozenset[str]]
+    """Names the book sets side by side ("Mr. Darcy and Colonel Fitzwilliam"): two people."""
+
+    @cached_property
+    def surnames(self) -> frozenset[str]:
+        """Words the book writes right after "Mr.", "Miss" and the like ("Miss Vale"): a person's."""
+        return frozenset(
+            bare(name.tokens[1])
+            for name in self.names.values()
+            if len(name.tokens) == 2 and bare(name.tokens[0]).lower() in ADDRESS_TITLES
+        )
 
     def page(self, position: int) -> int:
         return bisect_right(self.starts, position)
@@ -153,23 +183,29 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
     book = _find_names(texts, words.lower)
     threshold = min_mentions(len(pages))
     _fold_rare_runs(book.names, words.lower, threshold)
+    forms = _forms(book.names, _gender_hints(book, threshold), book.surnames)
     clusters = group_names(
-        {key: name.mentions for key, name in book.names.items()}, _forms(book.names), threshold
+        {key: name.mentions for key, name in book.names.items()},
+        forms,
+        threshold,
+        book.apart,
+        _named_things(book, forms, threshold),
+        itemgetter(0),
     )
-    concepts = _name_concepts(book, clusters, threshold)
+    concepts = _name_concepts(book, clusters, threshold, words.lower)
     taken = {word.lower() for concept in concepts for alias in concept.aliases for word in alias.text.split()}
     concepts.extend(key_terms(words, taken, term_count(len(pages))))
     return concepts
 
 
 def _fold_rare_runs(names: dict[str, _Name], lower: Counter[str], threshold: int) -> None:
-    """Rare runs that are an established name after a common word ("Eventually Peter") or two
-    established names side by side ("London Lydia") count as those names instead."""
+    """Rare runs that are an established name after a common word ("Eventually Peter", "Whereat
+    Mrs. Rachel") or two established names side by side ("London Lydia") count as those names instead."""
     established = {key for key, name in names.items() if len(name.mentions) >= threshold}
     for key in [k for k, name in names.items() if len(name.tokens) > 1 and k not in established]:
         tokens = names[key].tokens
-        if any(is_title(t) for t in tokens):
-            continue
+        if is_title(tokens[0]):
+            continue  # "Mr. William Bell": the title is part of the name
         parts: list[str] = []
         for cut in range(1, len(tokens)):
             head, tail = " ".join(tokens[:cut]), " ".join(tokens[cut:])
@@ -188,19 +224,82 @@ def _fold_rare_runs(names: dict[str, _Name], lower: Counter[str], threshold: int
                 names[part].mentions.sort()
 
 
-def _forms(names: Mapping[str, _Name]) -> dict[str, NameForm]:
-    return {
-        key: NameForm(
-            core_tokens(name.tokens),
-            frozenset(PERSON_TITLES[bare(t).lower()] for t in name.tokens if is_title(t)),
-            len(name.tokens) > 1
-            and (
-                bare(name.tokens[-1]).lower() in PLACE_OR_BODY_WORDS
-                or bare(name.tokens[0]).lower() in PLACE_PREFIXES
-            ),
+def _forms(
+    names: Mapping[str, _Name], hints: Mapping[str, str], surnames: Collection[str]
+) -> dict[str, NameForm]:
+    return {key: _form(name.tokens, hints.get(key), surnames) for key, name in names.items()}
+
+
+def _form(tokens: tuple[str, ...], hint: str | None = None, surnames: Collection[str] = ()) -> NameForm:
+    """What a name says of whom it names; a place's or a body's name ("King Edward Street", "Kiev
+    Grenadiers") holds no title, and all its words are its own."""
+    if len(tokens) > 1 and (
+        is_place_name(tokens, surnames) or bare(tokens[-1]).lower() in ORGANISATION_WORDS
+    ):
+        return NameForm(tuple(bare(t) for t in tokens if len(bare(t)) > 1), frozenset(), True)
+    titles = frozenset(
+        PERSON_TITLES[bare(t).lower()] for t in tokens[: leading_titles(tokens)] if is_title(t)
+    )
+    return NameForm(core_tokens(tokens), titles, hint=hint)
+
+
+_OWN_PRONOUN = re.compile(r"[ \t]+(?:[a-z]+[ \t]+){1,3}(his|her|himself|herself)\b(?:[ \t]+([a-z]+))?")
+"""A verb or two and a pronoun right after a name: whose head, whose hands ("Anne shook her head",
+"Mr. Wickham bowed himself out")."""
+NOT_OWNED = frozenset(
+    """that to a an the and in on at for with so as if how what it up out down away back off from again
+    all by of not nothing something anything when then than or but""".split()
+)
+"""Words after "her" that make it an object ("told her that"), someone else than the name."""
+HINT_SAMPLE = 40
+HINT_AGREEMENT = 0.8
+
+
+def _gender_hints(book: _Book, threshold: int) -> dict[str, str]:
+    """ "m" or "f" for each frequent name without a title, from the pronouns of its own actions after
+    a sample of its mentions ("Caroline Bingley tossed her head"), when four in five agree."""
+    hints: dict[str, str] = {}
+    text = book.text
+    for key, name in book.names.items():
+        if len(name.mentions) < threshold or any(is_title(t) for t in name.tokens):
+            continue
+        votes: Counter[str] = Counter()
+        for i in _sample_indexes(len(name.mentions), HINT_SAMPLE):
+            found = _OWN_PRONOUN.match(text, name.mentions[i][1])
+            if found:
+                pronoun, after = found.groups()
+                if pronoun == "her" and (not after or after in NOT_OWNED):
+                    continue
+                votes["m" if pronoun in ("his", "himself") else "f"] += 1
+        if votes:
+            gender, count = votes.most_common(1)[0]
+            if count >= 2 and count >= HINT_AGREEMENT * sum(votes.values()):
+                hints[key] = gender
+    return hints
+
+
+THING_SHARE = 0.6
+"""The share of a one-word name's mentions after "the" from which it names a thing ("the George")."""
+
+
+def _named_things(book: _Book, forms: Mapping[str, NameForm], threshold: int) -> set[str]:
+    """One-word names used mostly after "the" that are also a full name's first word: an inn, a ship
+    or a house named after someone ("the George"), never that person's alias."""
+    firsts = {form.core[0] for form in forms.values() if len(form.core) > 1 and not form.place}
+    things = set()
+    text = book.text
+    for key, name in book.names.items():
+        if len(name.tokens) != 1 or key not in firsts or len(name.mentions) < threshold:
+            continue
+        sample = _sample_indexes(len(name.mentions), CONTEXT_SAMPLE)
+        the = sum(
+            1
+            for i in sample
+            if name.mentions[i][2] or text[name.mentions[i][0] - 4 : name.mentions[i][0]] in ("the ", "The ")
         )
-        for key, name in names.items()
-    }
+        if the >= THING_SHARE * len(sample):
+            things.add(key)
+    return things
 
 
 def _scan(texts: Sequence[str]) -> tuple[str, list[int], list[int], list[str]]:
@@ -270,7 +369,38 @@ def _find_names(texts: Sequence[str], lower: Counter[str]) -> _Book:
     for name in names.values():
         name.mentions.sort()  # reading order (each group is in order already: a merge)
     titles.sort()
-    return _Book(text, starts, names, titles)
+    return _Book(text, starts, names, titles, _side_by_side(text, run_starts, runs, pieces, judge))
+
+
+SIDE_BY_SIDE = frozenset((" and ", " or ", " nor ", " with ", ", and ", " & ", " and his ", " and her "))
+"""What stands between two names the book sets side by side as two people ("Mr. Darcy and Colonel
+Fitzwilliam", "Lady Catherine and her daughter Anne")."""
+_GAPS = frozenset(map(len, SIDE_BY_SIDE))
+
+
+def _side_by_side(
+    text: str,
+    run_starts: Sequence[int],
+    runs: Sequence[str],
+    pieces: Mapping[str, Sequence[tuple[tuple[str, ...], int, int, bool, bool | None]]],
+    judge: Callable[[tuple[str, ...], bool], tuple[tuple[str, ...], bool] | None],
+) -> set[frozenset[str]]:
+    """Pairs of names (keys) the book writes side by side, which are two people (or places)."""
+    ends = list(map(add, run_starts, map(len, runs)))
+    gaps = map(sub, run_starts[1:], ends)
+    apart: set[frozenset[str]] = set()
+    for i in compress(range(len(runs) - 1), map(_GAPS.__contains__, gaps)):
+        if text[ends[i] : run_starts[i + 1]] not in SIDE_BY_SIDE:
+            continue
+        left, right = pieces.get(runs[i]), pieces.get(runs[i + 1])
+        if not left or not right:
+            continue
+        tokens, offset, _, _, initial = left[-1]
+        first = judge(tokens, starts_sentence(text, run_starts[i] + offset) if initial is None else initial)
+        second = judge(right[0][0], False)
+        if first and second and first[0] != second[0]:
+            apart.add(frozenset((" ".join(first[0]), " ".join(second[0]))))
+    return apart
 
 
 def _judge(
@@ -415,12 +545,28 @@ def title_key(alias: str) -> str:
     return bare(alias.split()[-1]).lower()
 
 
+COMMON_NOUN_ENDINGS = ("tude", "tion", "sion", "ness", "ment", "ity", "ism", "ship", "hood", "ology")
+"""Endings of English common nouns ("Latitude", "Temptation"); a word with one that never speaks,
+acts or bears a title is no one."""
+
+
+def _common_word(word: str, lower: Counter[str]) -> bool:
+    """Whether a name's word is also a common word: the book writes it in lower case, it is general
+    English, or it ends like a common noun."""
+    folded = word.lower()
+    return lower[folded] > 0 or folded in BACKGROUND or folded.endswith(COMMON_NOUN_ENDINGS)
+
+
 def _name_concepts(
-    book: _Book, clusters: list[Cluster[tuple[int, int, bool]]], threshold: int
+    book: _Book, clusters: list[Cluster[tuple[int, int, bool]]], threshold: int, lower: Counter[str]
 ) -> list[ExtractedConcept]:
     names = book.names
     extra = _title_mentions(book, clusters, threshold)
     lands, peoples = lands_and_peoples({word for key in names for word in names[key].tokens})
+    place_firsts = {
+        bare(name.tokens[0]) for name in names.values() if len(name.tokens) > 1 and is_place_name(name.tokens)
+    }
+    """First words of the book's place names ("Grimpen" of "Grimpen Mire")."""
     contexts: dict[int, tuple[tuple[str, ...], str]] = {}
     """The words around each mention read so far, by its start."""
     judged: Counter[str] = Counter()
@@ -462,13 +608,21 @@ def _name_concepts(
         for i in _sample_indexes(len(cluster.mentions), CONTEXT_SAMPLE):
             key = cluster.keys[bisect_right(ends, i)]
             sampled.append((names[key].tokens, *read(key, cluster.mentions[i])))
-        kind = "person" if cluster.family else kind_of(cues_of(sampled), len(cluster.core))
-        if len(cluster.core) == 1 and kind == "person":
+        cues = cues_of(sampled, book.surnames)
+        kind = "person" if cluster.family else kind_of(cues, len(cluster.core))
+        if kind == "place" and cluster.titles and not cues.place_words:
+            kind = "person"  # "General Weyrother", then "into Weyrother's plan": a titled name is someone
+        if len(cluster.core) == 1 and kind == "person" and not cluster.family:
             word = cluster.core[0]
             if word in peoples or word.endswith("men"):
                 kind = "term"  # "the Austrians", "Frenchmen": a people, not a person
             elif word in lands:
                 kind = "place"  # "Austria", whose people the book calls "Austrians"
+            elif not (cues.titles or cues.speech or cues.talk or cluster.titles):
+                if word in place_firsts:
+                    kind = "place"  # "Grimpen" beside "Grimpen Mire", never acting: the place
+                elif _common_word(word, lower):
+                    kind = "term"  # "Latitude", "Soup": a common word, capitalised, that never acts
         aliases: dict[str, _Alias] = {}
         for key in cluster.keys:
             name = names[key]
@@ -517,7 +671,9 @@ def _concept(
         full = len(core) > 1 and full_names >= max(2, total // 30)
         if full:  # best a full name ending in a name used alone ("Kutúzov"), then the most used
             return (0, int(titled), int(core[-1] not in alone), -alias.count, alias.first_page)
-        if all(is_title(t) for t in tokens if t != "the"):  # a title alone ("the Count") names it only where the book gives no name
+        if all(
+            is_title(t) for t in tokens if t != "the"
+        ):  # a title alone ("the Count") names it only where the book gives no name
             return (2, 0, 0, -alias.count, alias.first_page)
         bare_surname = not titled and len(core) == 1 and core[0] in surnames  # "Thorne": "Mr. Thorne" first
         return (1, int(bare_surname), 0, -alias.count, alias.first_page)

@@ -42,6 +42,7 @@ PERSON_TITLES = {
     "sgt": "Sergeant",
     "sergeant": "Sergeant",
     "inspector": "Inspector",
+    "superintendent": "Superintendent",
     "constable": "Constable",
     "admiral": "Admiral",
     "father": "Father",
@@ -303,7 +304,8 @@ def split_run(run: str) -> tuple[tuple[tuple[str, ...], int, int, bool], ...]:
             return
         found.append((cleaned, start, last, cleaned[-1] != tokens[-1]))
 
-    for piece in _TOKEN.finditer(run):
+    pieces = list(_TOKEN.finditer(run))
+    for index, piece in enumerate(pieces):
         token = piece.group()
         if not tokens:
             start = piece.start()
@@ -317,8 +319,14 @@ def split_run(run: str) -> tuple[tuple[tuple[str, ...], int, int, bool], ...]:
             tokens.append(token[:-1])
             emit(end)
             tokens = []
-        elif tokens and strip_possessive(tokens[-1]) != tokens[-1] and is_title(token):
-            emit(previous_end)  # "Bilibin's Prince Andrew": a possessive, then another name
+        elif (
+            tokens
+            and strip_possessive(tokens[-1]) != tokens[-1]
+            and (is_title(token) or len(pieces) - index >= 2)
+        ):
+            # "Bilibin's Prince Andrew", "Ulloa's South America": a possessive, then another name
+            # (one word after it is what the owner has: "Lover's Lane", "Seward's Diary")
+            emit(previous_end)
             start = piece.start()
             tokens = [token]
         else:

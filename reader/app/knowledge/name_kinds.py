@@ -1,15 +1,17 @@
 """What kind of thing a name names (person, place or term), from the words around its mentions.
 
 Titles and verbs of speech or action make a person ("said the Hatter", "Hildesheim cleared the box",
-"wrote to Lucy"); place words and prepositions make a place ("Hunsford Parsonage", "at Whitby");
-a body or a vessel is a term. A land whose people the book names ("Austria" beside "Austrians") is a
+"wrote to Lucy"); place words and prepositions make a place ("Hunsford Parsonage", "at Whitby",
+"the village of Grimpen"); a body or a vessel is a term. A name ending in a place word is a place
+whatever titles it holds ("King Edward Street", "Scotland Yard"), unless a title of address begins
+it or the book uses its last word as a surname ("Mrs. Hill", "Miss Vale"). A land whose people the book names ("Austria" beside "Austrians") is a
 place, and the peoples themselves are terms.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from reader.app.knowledge.name_finder import NOT_NAMES, PLACE_PREFIXES, bare, is_title
@@ -34,8 +36,19 @@ PLACE_WORDS = frozenset(
     mountain mountains river lake castle hall house abbey church chapel cathedral inn tavern bridge park
     point cape sound strait valley wood woods forest moor marsh field fields town city port court place
     gate tower farm manor cottage row sea ocean coast beach cliff cliffs creek brook falls ford green
-    common heath downs wharf pier station palace gardens garden county shire kingdom village""".split()
+    common heath downs wharf pier station palace gardens garden county shire kingdom village
+    yard mire tor tors vale slope path walk alley hollow dale crag crags mill market circus gables
+    pond pool wells spring springs""".split()
 )
+"""Last words that make a place of a name of two or more words ("King Edward Street", "Scotland Yard"),
+whatever titles it holds; after a title alone the word is a surname ("Mrs. Hill")."""
+SETTLEMENT_WORDS = frozenset(
+    """village town city hamlet parish parishes county kingdom kingdoms island isle province district port
+    coast coasts shore shores continent country capital empire dominions language natives inhabitants
+    king emperor queen""".split()
+)
+"""Words before "of" that make a place of the name after it ("the village of Grimpen", "the language
+of Balnibarbi", "the King of Bohemia")."""
 ORGANISATION_WORDS = frozenset(
     """board company society council committee office navy army guild club college university school
     court trust bank institute ministry department service league party union church regiment battalion
@@ -60,6 +73,24 @@ LOCATIVE = frozenset(
     """at in into to from toward towards near on over across beyond off past round around under above
     below through onto behind outside inside within along via""".split()
 )
+
+
+ADDRESS_TITLES = frozenset("mr mrs ms miss mister madam dr doctor master mme mlle monsieur madame".split())
+"""Titles that make a person of the whole name they begin ("Mr. John Hill"); titles of rank may begin
+a place's name ("King Edward Street", "Prince Albert Road")."""
+
+
+def is_place_name(tokens: Sequence[str], surnames: Collection[str] = ()) -> bool:
+    """Whether a name's words make it a place: a place word last after at least one word that is no
+    title ("King Edward Street"; not "Mrs. Hill", "Mr. John Hill"), or a place word first ("Mount Doom").
+    `surnames` are words the book writes after "Mr.", "Miss" and the like ("Miss Vale"): a name
+    ending in one is a person's ("Imogen Vale")."""
+    if bare(tokens[0]).lower() in PLACE_PREFIXES and len(tokens) > 1:
+        return True
+    last = bare(tokens[-1]).rsplit("-", 1)[-1]  # "the Spouter-Inn"
+    if last.lower() not in PLACE_WORDS or bare(tokens[0]).lower() in ADDRESS_TITLES or last in surnames:
+        return False
+    return len(tokens) == 1 or not all(is_title(t) for t in tokens[:-1])
 
 
 @dataclass
@@ -116,13 +147,19 @@ def lands_and_peoples(words: set[str]) -> tuple[set[str], set[str]]:
     return lands, peoples
 
 
-def cues_of(mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool]]) -> Cues:
-    """Cues from mentions given as (tokens, words before, word after, preceded by "the")."""
+def cues_of(
+    mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool]], surnames: Collection[str] = ()
+) -> Cues:
+    """Cues from mentions given as (tokens, words before, word after, preceded by "the"); for
+    `surnames` see `is_place_name`."""
     cues = Cues()
     for tokens, previous, following, the in mentions:
         cues.total += 1
-        first, last = bare(tokens[0]).lower(), bare(tokens[-1]).lower()
-        if any(is_title(t) for t in tokens):
+        last = bare(tokens[-1]).lower()
+        place = is_place_name(tokens, surnames)
+        if place:  # "King Edward Street": a place, whatever titles it holds
+            cues.place_words += 1
+        elif any(is_title(t) for t in tokens):
             cues.titles += 1
         if (
             following in SPEECH_VERBS
@@ -134,10 +171,10 @@ def cues_of(mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool
         before = previous[:-1] if previous and previous[-1] == "the" else previous
         if following in TALK_VERBS or (before and before[-1] in TALK_VERBS):
             cues.talk += 1
-        if last in PLACE_WORDS or first in PLACE_PREFIXES:
-            cues.place_words += 1
         if last in ORGANISATION_WORDS:
             cues.organisation += 1
+        if len(previous) > 1 and previous[-1] == "of" and previous[-2] in SETTLEMENT_WORDS:
+            cues.place_words += 1  # "the village of Grimpen", "the town of Hunsford"
         if previous and previous[-1] in VESSEL_WORDS:
             cues.vessel = True
         preposition = previous[:-1] if previous and previous[-1] == "the" else previous

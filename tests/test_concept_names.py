@@ -1,0 +1,226 @@
+"""Whose names are whose: made-up novels built through the real concept map, one rule each (issue 23).
+
+Each text is a few pages of plain sentences; the rules must hold from the book's own evidence.
+"""
+
+from __future__ import annotations
+
+from reader.app.knowledge.concept_map import build_concept_map
+from reader.domain.knowledge import ExtractedConcept
+
+
+def _concepts(*pages: str) -> dict[str, ExtractedConcept]:
+    return {c.name: c for c in build_concept_map(list(pages))}
+
+
+def _entry(concepts: dict[str, ExtractedConcept], name: str) -> ExtractedConcept:
+    """The one concept carrying `name` among its names."""
+    found = [c for c in concepts.values() if name in {a.text for a in c.aliases}]
+    assert len(found) == 1, f"{name!r} is in {[c.name for c in found]}"
+    return found[0]
+
+
+def _names(concept: ExtractedConcept) -> set[str]:
+    return {a.text for a in concept.aliases}
+
+
+def _pages(sentences: list[str], per_page: int = 4) -> list[str]:
+    return [" ".join(sentences[i : i + per_page]) for i in range(0, len(sentences), per_page)]
+
+
+def test_names_set_side_by_side_are_two_people_whatever_their_words_share() -> None:
+    sentences = [
+        "The tall guest was Fitzwilliam Darcy, and he was proud.",
+        "Everyone watched Mr. Darcy when he came into the room.",
+        "At the window stood Mr. Darcy and Colonel Fitzwilliam, talking of the war.",
+        "The next day Colonel Fitzwilliam said that he liked the park.",
+        "It was Mr. Darcy who answered first.",
+        "Elizabeth walked with Colonel Fitzwilliam along the lane.",
+        "She thought Fitzwilliam Darcy was rude, and he knew it.",
+        "That evening Colonel Fitzwilliam laughed at the story.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    darcy, colonel = _entry(concepts, "Mr. Darcy"), _entry(concepts, "Colonel Fitzwilliam")
+    assert darcy is not colonel
+    assert "Fitzwilliam Darcy" in _names(darcy)
+    assert colonel.kind == darcy.kind == "person"
+
+
+def test_miss_mrs_and_lady_of_one_family_are_different_women() -> None:
+    sentences = [
+        "The great lady was Lady Catherine de Bourgh, and she ruled the parish.",
+        "Her pale daughter, Miss de Bourgh, said nothing at dinner.",
+        "Everyone bowed when Lady Catherine de Bourgh spoke.",
+        "The carriage of Miss de Bourgh stopped at the gate, and she waved.",
+        "Holmes was called to see Miss Turner, who was frightened.",
+        "Our landlady Mrs. Turner brought up the tray, and she frowned.",
+        "Miss Turner wept when she told her story.",
+        "Mrs. Turner said that she had never seen such weather.",
+        "The eldest sister, Jane Bennet, smiled at the officers.",
+        "Her sister Elizabeth Bennet laughed, and she ran down the stairs.",
+        "Everyone admired Miss Bennet at the ball.",
+        "Jane Bennet blushed when she heard it.",
+        "Elizabeth Bennet walked to the village, and she was muddy.",
+        "Mr. Bingley danced twice with Miss Bennet that night.",
+        "Her late mother, Lady Anne Darcy, was remembered kindly.",
+        "Miss Darcy played the harp, and she sang.",
+        "A portrait of Lady Anne Darcy hung in the hall.",
+        "Miss Darcy blushed when she was praised.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    assert _entry(concepts, "Miss de Bourgh") is not _entry(concepts, "Lady Catherine de Bourgh")
+    assert _entry(concepts, "Miss Turner") is not _entry(concepts, "Mrs. Turner")
+    assert _entry(concepts, "Miss Darcy") is not _entry(concepts, "Lady Anne Darcy")
+    miss_bennet = _entry(concepts, "Miss Bennet")
+    assert miss_bennet is not _entry(concepts, "Elizabeth Bennet")
+    assert miss_bennet is not _entry(concepts, "Jane Bennet")
+
+
+def test_forms_of_one_name_join_on_the_books_evidence() -> None:
+    sentences = [
+        "A new officer, George Wickham, came to the town, and he charmed everyone.",
+        "The girls said that Mr. Wickham was very handsome.",
+        "Wickham smiled when he saw them in the street.",
+        "Mr. Wickham told a sad story about his childhood.",
+        "Everyone liked George Wickham, and he knew it.",
+        "The sister of the host was Caroline Bingley, who was proud.",
+        "Her brother Charles Bingley rubbed his hands and danced all night.",
+        "Miss Bingley said that the country was dull.",
+        "Mr. Bingley laughed at her, because he liked the country.",
+        "Caroline Bingley shook her curls at the window.",
+        "Charles Bingley raised his hat to the ladies.",
+        "Caroline Bingley tossed her head at that.",
+        "Miss Bingley walked about the room.",
+        "Mr. Bingley was tired, and Wickham was gone.",
+        "Everyone talked of Mr. Darcy at the ball, because he was rich.",
+        "Darcy looked at the dancers and said nothing.",
+        "Mr. Darcy walked home alone.",
+        "Darcy wrote a long letter that night.",
+        "Mr. Darcy said that the letter was true.",
+        "His young sister, Miss Darcy, was shy.",
+        "Miss Darcy smiled at her brother.",
+        "Darcy shook his head at the news.",
+        "Darcy bit his lip and said nothing.",
+        "Mr. Darcy came back in the spring, and Darcy smiled.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    wickham = _entry(concepts, "George Wickham")
+    assert {"Mr. Wickham", "Wickham"} <= _names(wickham)
+    caroline = _entry(concepts, "Caroline Bingley")
+    assert "Miss Bingley" in _names(caroline) and "Mr. Bingley" not in _names(caroline)
+    assert "Mr. Bingley" in _names(_entry(concepts, "Charles Bingley"))
+    darcy = _entry(concepts, "Mr. Darcy")
+    assert "Darcy" in _names(darcy) and "Miss Darcy" not in _names(darcy)  # a bare surname that is his
+
+
+def test_a_name_ending_in_a_place_word_is_a_place_and_takes_no_title() -> None:
+    sentences = [
+        "The visitor was the King of Bohemia, and the King was masked.",
+        "We drove to King Edward Street in a cab.",
+        "The King said that he would pay any price.",
+        "A house in King Edward Street was watched all night.",
+        "The King laughed and took off his mask.",
+        "At King Edward Street the lamps were lit.",
+        "Lestrade came from Scotland Yard with two men.",
+        "They took the prisoner to Scotland Yard at once.",
+        "Lestrade said that Scotland Yard was baffled.",
+        "The housekeeper, Mrs. Hill, brought the letters.",
+        "Mrs. Hill said that the post was late.",
+        "We climbed the hill behind Mrs. Hill and her lantern.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    street = _entry(concepts, "King Edward Street")
+    assert street.kind == "place" and not {"the King", "King"} & _names(street)
+    assert _entry(concepts, "Scotland Yard").kind == "place"
+    assert _entry(concepts, "Mrs. Hill").kind == "person"
+
+
+def test_a_name_used_as_an_inn_is_no_ones_alias() -> None:
+    sentences = [
+        "The officer George Wickham arrived, and he bowed.",
+        "They dined at the George that night.",
+        "George Wickham smiled when he saw the girls.",
+        "The coach stopped at the George for fresh horses.",
+        "Lydia ran out of the George in tears.",
+        "George Wickham said that he was poor.",
+        "The landlord of the George was a fat man.",
+        "George Wickham left the town, and he was not missed.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    wickham = _entry(concepts, "George Wickham")
+    assert not {"George", "the George"} & _names(wickham)
+
+
+def test_a_capitalised_common_word_that_never_acts_is_no_person() -> None:
+    sentences = [
+        "Alice wondered what Latitude she had got to, and she said so.",
+        "Alice had no idea what Latitude was, or Longitude either.",
+        "The song was about Soup, beautiful Soup, and the soup was hot.",
+        "Alice said that she did not know what Longitude was.",
+        "Beautiful Soup, sang the turtle, and Alice listened.",
+        "The turtle sang of Soup again, and Alice laughed.",
+        "Alice said goodbye to the turtle.",
+        "The Latitude and the Longitude were grand words, Alice thought.",
+    ]
+    sentences += [
+        "Then the White Rabbit ran past, and the White Rabbit said it was late.",
+        "Alice followed the Rabbit down the hole.",
+        "The Rabbit cried that the Duchess would be savage.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    people = {c.name for c in concepts.values() if c.kind == "person"}
+    assert "Alice" in people
+    assert not {"Latitude", "Longitude", "Soup"} & people
+    assert "the Rabbit" in _names(_entry(concepts, "the White Rabbit"))  # a character's short name
+
+
+def test_a_woman_named_by_her_maiden_then_her_married_name_is_one_entry() -> None:
+    early = [
+        "Her friend Miss Lucy Grey wrote to Mina Murray every week.",
+        "Mina Murray folded her letter and smiled.",
+        "Everyone in the school loved Mina Murray, and her pupils cried when she left.",
+        "Mina Murray packed her trunk for the long journey.",
+    ]
+    late = [
+        "After the wedding Mina Harker kept her husband's journal.",
+        "Mrs. Harker said that she was not afraid.",
+        "Mina Harker turned her face to the window.",
+        "Jonathan Harker rubbed his eyes and looked at Mrs. Harker.",
+        "Mina Harker wrote every night, and Mrs. Harker read to them.",
+        "Jonathan Harker shook his head at that.",
+    ]
+    filler = ["The rain fell on the grey town all that week."] * 60
+    concepts = _concepts(*_pages(early + filler + late))
+    mina = _entry(concepts, "Mina Harker")
+    assert {"Mina Murray", "Mrs. Harker"} <= _names(mina)
+    assert mina is not _entry(concepts, "Jonathan Harker")
+
+
+def test_a_bare_name_several_bear_joins_the_one_it_shares_its_scenes_with() -> None:
+    visit = [
+        "Mrs. Spencer called her daughter, Flora Jane, and Flora Jane came.",
+        "Flora Jane put the kettle on for the visitors.",
+    ]
+    school = [
+        "At school Jane Andrews sat beside Anne, and Jane laughed.",
+        "Jane wrote her sums on the slate.",
+        "Jane Andrews said that the teacher was cross.",
+        "Anne told Jane a secret, and Jane kept it.",
+    ]
+    filler = ["The snow lay deep on the fields and the road."] * 150  # scenes apart
+    concepts = _concepts(*_pages(visit + filler + school + filler + school + filler + school))
+    jane = _entry(concepts, "Jane Andrews")
+    assert "Jane" in _names(jane)
+    assert _entry(concepts, "Flora Jane") is not jane
+
+
+def test_a_title_word_after_a_first_name_is_a_surname_and_two_marys_stay_apart() -> None:
+    sentences = [
+        "Mary read her book all day.",
+        "Mary Bennet played the piano, and Mary sang.",
+        "Mary said that she liked sermons.",
+    ] * 4 + ["The rich Mary King went to Liverpool.", "Wickham liked Mary King, and Mary King smiled."]
+    concepts = _concepts(*_pages(sentences))
+    king = _entry(concepts, "Mary King")
+    assert king.kind == "person" and _names(king) == {"Mary King"}
+    assert "Mary King" not in _names(_entry(concepts, "Mary Bennet"))
