@@ -162,9 +162,9 @@ def _title_like(text: str) -> bool:
     (a title may end with a full stop: "Loomings.", "The Carpet-Bag."; prose is long or lower case)."""
     if not text or len(text) > MAX_LINE * 2 or text[-1] in ",;":
         return False
-    first = text.lstrip("\"'“‘(«[_*")
+    first = text.lstrip("\"'“‘(«_*")
     if not first or not (first[0].isupper() or first[0].isdigit()):
-        return False
+        return False  # "[Illustration: ...]" and other bracketed notes are not titles either
     if first is not text and text[-1] in "\"”'’" and not text.isupper():
         return False  # a line of dialogue
     words = text.split()
@@ -368,7 +368,7 @@ class _TitleIndex:
             candidate = candidates[block]
             form = candidate.form
             above = candidates.get(block - 1)
-            if form is None and above is not None and above.follow == candidate.printed:
+            if above is not None and above.follow == candidate.printed:
                 continue  # the title line under a numbered heading: the heading is what a list names
             key = title_key(form.title if form is not None and not form.named else candidate.printed)
             if key:
@@ -558,6 +558,11 @@ def find_headings(blocks: Sequence[Block], book_title: str = "") -> list[Heading
         if following and len(following) * 2 >= len(members) and not (len(following) > 2 and same[0][1] * 2 > len(following)):
             for block in following:
                 formed[block] = formed[block].with_follow()
+    for block in [b for b, c in formed.items() if c.span > 1]:  # "CONCLUSION." under "XXIV." is its title
+        for inner in range(block + 1, block + formed[block].span):
+            formed.pop(inner, None)
+            chosen.pop(inner, None)
+    order = sorted(formed)
     for shape, members in shapes.items():
         prose = {b: prose_after(b, order) for b in members}
         kept = [b for b in members if prose[b] >= PROSE_CHARS]
