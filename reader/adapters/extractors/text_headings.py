@@ -306,7 +306,8 @@ def _candidates(blocks: Sequence[Block]) -> dict[int, _Candidate]:
         follow = None
         if not form.title and not form.named and index + 1 < len(blocks):
             nxt = blocks[index + 1]
-            if len(nxt.lines) <= 3 and read_form(nxt.lines[0]) is None and _title_below(nxt.text):
+            below = read_form(nxt.lines[0])
+            if len(nxt.lines) <= 3 and (below is None or below.named) and _title_below(nxt.text):
                 follow = nxt.text
         found[index] = _Candidate(index, 1, form, lines, follow)
     return found
@@ -563,6 +564,7 @@ def find_headings(blocks: Sequence[Block], book_title: str = "") -> list[Heading
             formed.pop(inner, None)
             chosen.pop(inner, None)
     order = sorted(formed)
+    shapes = {shape: [b for b in members if b in formed] for shape, members in shapes.items()}
     for shape, members in shapes.items():
         prose = {b: prose_after(b, order) for b in members}
         kept = [b for b in members if prose[b] >= PROSE_CHARS]
