@@ -1,4 +1,4 @@
-"""PDF books with pypdf: physical pages, printed labels, outline chapters, metadata."""
+"""PDF books with pypdf: physical pages, printed labels, chapters (outline, else printed), metadata."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from reader.adapters.extractors.pdf_pages import (
     quiet_pypdf,
     usable_cpus,
 )
+from reader.adapters.extractors.pdf_structure import find_structure
 from reader.adapters.extractors.pdf_visuals import Measured
 from reader.domain.errors import EncryptedBookError, ExtractionError
 from reader.domain.extracted import ExtractedBook, ExtractedChapter, ExtractedPage
@@ -59,15 +60,19 @@ class PdfExtractor:
             reader, used_password = open_reader(path, handle, password)
             count = page_count(path, reader)
             measures: PageMeasures | None = [None] * count if self.measure_visuals else None
-            texts = self._texts(path, reader, used_password, count, progress, measures)
+            raw = self._texts(path, reader, used_password, count, progress, measures)
             labels = page_labels(reader, count)
             chapters, skipped = outline_chapters(reader, count)
             title, author, language = metadata(reader)
+            structure = find_structure(
+                raw, labels, declared_labels=declares_labels(reader), find_chapters=not chapters
+            )
+        texts, labels, chapters = structure.texts, structure.labels, chapters or structure.chapters
         pages = [
             ExtractedPage(label, text or "", page_visuals(measures[i] if measures else None, text or ""))
             for i, (label, text) in enumerate(zip(labels, texts, strict=True))
         ]
-        warnings = page_warnings(texts, labels)
+        warnings = page_warnings([None if text is None else text.strip() for text in raw], labels)
         if skipped:
             entries = plural(skipped, "outline entry", "outline entries")
             warnings.append(f"Left out {entries} pointing to no page of this file.")
@@ -189,6 +194,14 @@ def page_labels(reader: PdfReader, count: int) -> list[str]:
     if len(labels) != count:
         labels = []
     return [labels[i] if labels and labels[i] else str(i + 1) for i in range(count)]
+
+
+def declares_labels(reader: PdfReader) -> bool:
+    """Whether the PDF has a /PageLabels tree (else its labels are plain page numbers)."""
+    try:
+        return "/PageLabels" in reader.root_object
+    except Exception:  # a broken catalog: no labels of its own
+        return False
 
 
 def outline_chapters(reader: PdfReader, count: int) -> tuple[list[ExtractedChapter], int]:

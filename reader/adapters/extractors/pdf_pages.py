@@ -21,7 +21,7 @@ from reader.adapters.extractors.pdf_visuals import Measured, PageVisualsMeter
 from reader.adapters.extractors.text_cleanup import normalize_text
 
 PageTexts = list[str | None]
-"""Clean text per page; None where the page could not be read."""
+"""Text per page as pypdf lays it out in lines; None where the page could not be read."""
 PageMeasures = list[Measured | None]
 """Visual measurements per page; None where they were not taken or the page could not be read."""
 
@@ -45,16 +45,17 @@ def quiet_pypdf() -> Iterator[None]:
 
 def page_text(reader: PdfReader, index: int) -> str | None:
     """The clean text of one page ('' when it has no text layer, None when it cannot be read)."""
-    return page_content(reader, index, measure=False)[0]
+    text = page_content(reader, index, measure=False)[0]
+    return None if text is None else normalize_text(text)
 
 
 def page_content(reader: PdfReader, index: int, *, measure: bool) -> tuple[str | None, Measured | None]:
-    """One page's clean text and, with `measure`, its visuals, from a single pass over its content."""
+    """One page's text in lines and, with `measure`, its visuals, from a single pass over its content."""
     try:
         page = reader.pages[index]
         meter = _meter(page) if measure else None
         if meter is None:
-            return normalize_text(page.extract_text() or ""), None
+            return page.extract_text() or "", None
         text = page.extract_text(visitor_operand_before=meter.before, visitor_operand_after=meter.after)
     except Exception:  # any failure inside pypdf leaves this one page blank
         return None, None
@@ -62,7 +63,7 @@ def page_content(reader: PdfReader, index: int, *, measure: bool) -> tuple[str |
         measured = meter.result()
     except Exception:  # noqa: BLE001 - the measurements are a bonus; the text is what counts
         measured = None
-    return normalize_text(text or ""), measured
+    return text or "", measured
 
 
 def _meter(page: Any) -> PageVisualsMeter | None:

@@ -1,0 +1,119 @@
+"""Headings at the top of PDF pages: what each page opens with, and chapters from heading lines alone.
+
+A page's opening is its first lines once running heads and page numbers are gone, with back any
+running head that first appears on it (a chapter's title heads its first page and then recurs as
+the running head of the pages after). A book with no contents page gets its chapters from pages
+that open with a heading line: `CHAPTER IV`, `BOOK TWO`, `PREFACE`, a roman numeral alone or before
+a title (`XII.`, `II. THE RED-HEADED LEAGUE`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from reader.adapters.extractors.pdf_running_heads import RUN_GAP, PageEdges, head_key
+from reader.domain.extracted import ExtractedChapter
+
+OPENING_LINES = 5
+"""Lines at the top of a page where a chapter's heading stands."""
+TITLE_AT = 100
+"""A heading's title must start within this many characters of the page's opening."""
+MAX_HEADING_CHARS = 80
+MAX_TITLE_LINE = 60
+"""A short line after a numbered heading is its title."""
+MIN_HEADINGS = 2
+"""Fewer heading pages than this are no structure."""
+
+NUMBERED_HEADINGS = ("chapter", "book", "part", "volume", "letter", "stave", "act", "scene", "canto", "section")
+"""Words that head a numbered division: `CHAPTER IV`, `Book the First`."""
+LONE_HEADINGS = (
+    "prologue", "epilogue", "preface", "introduction", "foreword", "afterword", "conclusion", "appendix",
+)  # fmt: skip
+"""Words that head a division on their own."""
+OUTER_HEADINGS = ("book", "part", "volume")
+"""Divisions that hold chapters."""
+
+_NUMBER_WORD = r"(?:[ivxlcdm]+|\d{1,3}|the\s+\w+|one|two|three|four|five|six|seven|eight|nine|ten|\w+teen|\w+ty(?:-\w+)?)"
+_KEYWORD = re.compile(
+    rf"^(?P<word>{'|'.join(NUMBERED_HEADINGS)})\s+{_NUMBER_WORD}\b(?P<rest>.*)$", re.IGNORECASE
+)
+_LONE = re.compile(rf"^(?:{'|'.join(LONE_HEADINGS)})\b\W*$", re.IGNORECASE)
+_NUMERAL = re.compile(r"^(?:[IVXLC]+|\d{1,3})\.?$")
+_NUMERAL_TITLE = re.compile(r"^[IVXLC]+\.\s+[A-Z][^a-z]*$")
+_WORD = re.compile(r"[^\W_]+")
+
+
+def words(text: str) -> str:
+    """Text as lower-case words joined by single spaces (punctuation dropped)."""
+    return " ".join(_WORD.findall(text.casefold()))
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What a page opens with: its first lines and those lines as words."""
+
+    lines: list[str]
+    words: str
+
+
+def page_openings(edges: PageEdges) -> list[Opening]:
+    """Each page's opening lines, with back the running heads that first appear on it."""
+    openings: list[Opening] = []
+    for page, lines in enumerate(edges.lines):
+        earlier = {head_key(h) for before in edges.heads[max(0, page - RUN_GAP) : page] for h in before}
+        first = [h for h in edges.heads[page] if head_key(h) not in earlier]
+        shown = first + [line.strip() for line in lines[:OPENING_LINES]]
+        openings.append(Opening(shown, words(" ".join(shown))))
+    return openings
+
+
+def opens_with(opening: Opening, title: str) -> bool:
+    """Whether a page opens with `title` (as words, near the start of its opening)."""
+    wanted = words(title)
+    if not wanted:
+        return False
+    at = f" {opening.words} ".find(f" {wanted} ")
+    return 0 <= at <= TITLE_AT
+
+
+def heading_line(line: str) -> bool:
+    """Whether a line is a heading by its form: a numbered division, a lone heading word or a numeral."""
+    line = line.strip()
+    if not line or len(line) > MAX_HEADING_CHARS:
+        return False
+    if _KEYWORD.match(line):
+        return True
+    return bool(_LONE.match(line) or _NUMERAL.match(line) or _NUMERAL_TITLE.match(line))
+
+
+def _numbering_only(line: str) -> bool:
+    match = _KEYWORD.match(line)
+    if match:
+        return not any(ch.isalpha() for ch in match.group("rest"))
+    return bool(_NUMERAL.match(line))
+
+
+def heading_chapters(openings: list[Opening]) -> list[ExtractedChapter]:
+    """Chapters from pages whose first line is a heading line (with the short title line under it)."""
+    found: list[tuple[str, int, bool]] = []
+    for page, opening in enumerate(openings):
+        lines = [line for line in opening.lines if line.strip()]
+        if not lines or not heading_line(lines[0]):
+            continue
+        title = lines[0].strip()
+        if _numbering_only(title) and len(lines) > 2 and _title_line(lines[1]):
+            title = f"{title} {lines[1].strip()}"
+        keyword = _KEYWORD.match(title)
+        outer = bool(keyword) and keyword is not None and keyword.group("word").casefold() in OUTER_HEADINGS
+        found.append((title, page + 1, outer))
+    numerals = sum(1 for title, _, _ in found if _NUMERAL.match(title.split(" ")[0]))
+    if len(found) < MIN_HEADINGS or (numerals and numerals < MIN_HEADINGS and numerals == len(found)):
+        return []
+    nested = any(outer for _, _, outer in found) and not all(outer for _, _, outer in found)
+    return [ExtractedChapter(title, page, 0 if outer or not nested else 1) for title, page, outer in found]
+
+
+def _title_line(line: str) -> bool:
+    line = line.strip()
+    return 0 < len(line) <= MAX_TITLE_LINE and line[0].isupper() and not line.endswith((",", ";", "-"))
