@@ -18,6 +18,7 @@ Usage: python benchmarks/structure_pdfs.py [--books DIR] [--workdir DIR] [--no-l
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import statistics
 import sys
@@ -36,6 +37,7 @@ FONT_FOLDERS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts
 FONT_FILES = {"": "DejaVuSerif.ttf", "B": "DejaVuSerif-Bold.ttf", "I": "DejaVuSerif-Italic.ttf"}
 TUNING = ("the-time-machine", "moby-dick", "the-hound-of-the-baskervilles", "heidi")
 CHECKING = ("dubliners", "anne-of-green-gables", "the-wind-in-the-willows", "pygmalion")
+LEAKS_SHOWN = False
 _PARAGRAPHS = re.compile(r"\n\s*\n")
 _NUMBERING = re.compile(
     r"^\W*(?:(?:chapter|book|part|volume|act|scene|stave|letter)\s+)?"
@@ -332,7 +334,7 @@ class Figures:
     extra: list[str]
 
 
-def measure(name: str, pdf: Path, reference: list[str]) -> Figures:
+def measure(name: str, pdf: Path, reference: list[str], running_heads: bool = True) -> Figures:
     """Extract `pdf` with reader's PdfExtractor and compare its chapters and page texts with `reference`."""
     import reader.adapters.extractors.pdf as pdf_module
     from reader.adapters.extractors.pdf import PdfExtractor
@@ -363,23 +365,46 @@ def measure(name: str, pdf: Path, reference: list[str]) -> Figures:
     chapters = chapter_ranges(book.chapters, len(texts))
     story = find_story_pages(texts, chapters, book.title)
     labels = [page.label for page in book.pages]
-    expected_first = labels.index("1") + 1 if "1" in labels else 0
+    expected_first = _first_chapter_page(pdf, reference[0]) if reference else 0
     return Figures(
-        name, len(reference), len(reference) - len(missed), len(extra), _leaks(texts, labels, book.title),
+        name, len(reference), len(reference) - len(missed), len(extra), _leaks(pdf, texts, book.chapters, running_heads),
         story.first, expected_first, spent[0], total, missed, extra,
     )  # fmt: skip
 
 
-def _leaks(texts: Sequence[str], labels: Sequence[str], title: str) -> int:
-    """Pages whose first or last line is still a running head (the book's title) or the page's number."""
+def _first_chapter_page(pdf: Path, title: str) -> int:
+    """The page (1-based) that opens with the first chapter's heading, after the front matter."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(pdf)
+    for number, page in enumerate(reader.pages, start=1):
+        lines = [line for line in (page.extract_text() or "").splitlines() if line.strip()]
+        if number > 3 and any(key(line) and key(line) in key(title) for line in lines[:2]):
+            return number
+    return 0
+
+
+def _leaks(pdf: Path, texts: Sequence[str], chapters: Sequence[Any], running_heads: bool) -> int:
+    """Story pages whose text still opens with the running head printed on the page (on pages that do
+    not open a chapter) or ends with the page number printed in its footer."""
+    from pypdf import PdfReader
+
+    if not running_heads:
+        return 0
+    openings = {c.start_page for c in chapters}
+    first = min(openings, default=1)
     leaked = 0
-    for text, label in zip(texts, labels, strict=True):
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
-        if not lines:
+    for number, page in enumerate(PdfReader(pdf).pages, start=1):
+        lines = [" ".join(line.split()) for line in (page.extract_text() or "").splitlines() if line.strip()]
+        text = " ".join(texts[number - 1].split())
+        if number < first or not lines or not text:
             continue
-        edges = {lines[0], lines[-1]}
-        if label in edges or (len(lines) > 3 and key(title) in {key(lines[0]), key(lines[-1])}):
+        head = number not in openings and text.startswith(" ".join(lines[:2]))
+        foot = lines[-1].isalnum() and len(lines[-1]) <= 6 and text.endswith(f" {lines[-1]}")
+        if head or foot:
             leaked += 1
+            if LEAKS_SHOWN:
+                print(f"    leak p.{number}: {text[:60]!r} ... {text[-30:]!r}")
     return leaked
 
 
@@ -410,7 +435,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-labels", action="store_true", help="leave /PageLabels out")
     parser.add_argument("--no-heads", action="store_true", help="no running heads or footers")
     parser.add_argument("--only", nargs="*", default=None, help="book slugs to run")
+    parser.add_argument("--reuse", action="store_true", help="reuse PDFs already built in --workdir")
+    parser.add_argument("--show-leaks", action="store_true", help="print the pages that leak")
     args = parser.parse_args(argv)
+    global LEAKS_SHOWN
+    LEAKS_SHOWN = args.show_leaks
     books = args.books if args.books.is_dir() else Path("/work/shared/books/wide")
     with tempfile.TemporaryDirectory() as temporary:
         workdir = args.workdir or Path(temporary)
@@ -424,14 +453,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if not epub.is_file():
                     print(f"{slug}: no EPUB at {epub}; skipped")
                     continue
-                pdf = workdir / f"{slug}.pdf"
-                started = time.perf_counter()
-                reference = make_pdf_from_epub(
-                    epub, pdf, page_labels=not args.no_labels, running_heads=not args.no_heads
-                )
-                built = time.perf_counter() - started
-                print(f"built {pdf.name}: {len(reference)} chapters in {built:.1f}s", flush=True)
-                rows.append(measure(slug, pdf, reference))
+                variant = "-nolabels" * args.no_labels + "-noheads" * args.no_heads
+                pdf = workdir / f"{slug}{variant}.pdf"
+                saved = pdf.with_suffix(".json")
+                if args.reuse and pdf.is_file() and saved.is_file():
+                    reference = json.loads(saved.read_text())
+                else:
+                    started = time.perf_counter()
+                    reference = make_pdf_from_epub(
+                        epub, pdf, page_labels=not args.no_labels, running_heads=not args.no_heads
+                    )
+                    saved.write_text(json.dumps(reference))
+                    built = time.perf_counter() - started
+                    print(f"built {pdf.name}: {len(reference)} chapters in {built:.1f}s", flush=True)
+                rows.append(measure(slug, pdf, reference, not args.no_heads))
             report(half, rows)
     return 0
 

@@ -28,6 +28,7 @@ from reader.adapters.extractors.pdf_pages import (
 )
 from reader.adapters.extractors.pdf_structure import find_structure
 from reader.adapters.extractors.pdf_visuals import Measured
+from reader.adapters.extractors.text_cleanup import normalize_text
 from reader.domain.errors import EncryptedBookError, ExtractionError
 from reader.domain.extracted import ExtractedBook, ExtractedChapter, ExtractedPage
 from reader.domain.models import NO_VISUALS, PageVisuals
@@ -65,9 +66,10 @@ class PdfExtractor:
             chapters, skipped = outline_chapters(reader, count)
             title, author, language = metadata(reader)
             structure = find_structure(
-                raw, labels, declared_labels=declares_labels(reader), find_chapters=not chapters
+                raw, labels, declared_labels=declares_labels(reader), outline=chapters, title=title
             )
-        texts, labels, chapters = structure.texts, structure.labels, chapters or structure.chapters
+        labels, chapters = structure.labels, structure.chapters
+        texts = [None if text is None else normalize_text("\n".join(lines)) for text, lines in zip(raw, structure.lines, strict=True)]
         pages = [
             ExtractedPage(label, text or "", page_visuals(measures[i] if measures else None, text or ""))
             for i, (label, text) in enumerate(zip(labels, texts, strict=True))

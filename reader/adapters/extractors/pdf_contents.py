@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from reader.adapters.extractors.pdf_headings import (
@@ -43,10 +43,8 @@ MAX_PENDING = 2
 """Lines without a number carried over to the next entry (a wrapped title, a numbering line)."""
 MAX_ENTRY_CHARS = 160
 
-_ENTRY = re.compile(
-    r"^(?P<title>.*?[^\W\d_].*?)(?:\s*[.·…_]{2,}\s*|\s+[.·…_\-–—]*\s*)(?P<page>\d{1,4}|[ivxlcdm]{1,8})$",
-    re.IGNORECASE,
-)
+_LAST_WORD = re.compile(r"^(?P<leader>.*?[.·…_]{2,})?(?P<page>\d{1,4}|[ivxlcdm]{1,8})$", re.IGNORECASE)
+_LEADER = " .·…_-–—"
 _OUTER = re.compile(rf"^(?:{'|'.join(OUTER_HEADINGS)})\b", re.IGNORECASE)
 _NUMBERING = re.compile(
     r"^(?P<numbering>(?:(?:chapter|book|part|volume|letter|stave|act|scene|canto|section)\s+)?"
@@ -70,8 +68,7 @@ def contents_chapters(openings: Sequence[Opening], lines: Sequence[Sequence[str]
     entries = [entry for page in pages for entry in page_entries(lines[page])]
     if not entries:
         return []
-    after = pages[-1] + 1
-    found = _place(entries, openings, labels, after)
+    found = _place(entries, openings, labels, pages)
     nested = any(entry.outer for entry, _ in found) and not all(entry.outer for entry, _ in found)
     return [
         ExtractedChapter(entry.title, page + 1, 0 if entry.outer or not nested else 1) for entry, page in found
@@ -79,24 +76,30 @@ def contents_chapters(openings: Sequence[Opening], lines: Sequence[Sequence[str]
 
 
 def contents_pages(lines: Sequence[Sequence[str]]) -> list[int]:
-    """The longest run of successive contents pages near the start or the end of the book."""
+    """The longest run of successive contents pages near the start or the end of the book (a page next
+    to a contents page continues it with fewer entries)."""
     count = len(lines)
     front = range(0, max(1, int(count * FRONT_SHARE)) + 1)
     back = range(count - int(count * BACK_SHARE), count)
-    listing = [page for page in (*front, *back) if 0 <= page < count and _is_contents(lines[page])]
+    listing = sorted({page for page in (*front, *back) if 0 <= page < count and _is_contents(lines[page])})
     runs: list[list[int]] = []
     for page in listing:
         if runs and page == runs[-1][-1] + 1:
             runs[-1].append(page)
-        elif not runs or page != runs[-1][-1]:
+        else:
             runs.append([page])
+    for run in runs:
+        while run[0] > 0 and _is_contents(lines[run[0] - 1], 1):
+            run.insert(0, run[0] - 1)
+        while run[-1] + 1 < count and _is_contents(lines[run[-1] + 1], 1):
+            run.append(run[-1] + 1)
     return max(runs, key=lambda run: sum(len(page_entries(lines[p])) for p in run), default=[])
 
 
-def _is_contents(page_lines: Sequence[str]) -> bool:
+def _is_contents(page_lines: Sequence[str], least: int = CONTENTS_ENTRIES) -> bool:
     filled = [line for line in page_lines if line.strip()]
     entries = page_entries(page_lines)
-    if len(entries) < CONTENTS_ENTRIES:
+    if len(entries) < least:
         return False
     used = sum(len(words(e.title).split()) for e in entries)
     total = sum(len(words(line).split()) for line in filled)
@@ -116,20 +119,34 @@ def page_entries(page_lines: Sequence[str]) -> list[Entry]:
         line = " ".join(raw.split())
         if not line:
             continue
-        match = _ENTRY.match(line)
-        title = match.group("title").strip(" .·…_-–—") if match else ""
-        if match and len(line) <= MAX_ENTRY_CHARS and not _numbering_alone(title):
+        title, number = split_entry(line)
+        if number and len(line) <= MAX_ENTRY_CHARS and not _numbering_alone(title):
             if pending and _OUTER.match(pending[0]) and _NUMBERING.match(title):
                 entries.append(Entry(" ".join(pending), "", True))
                 pending = []
             full = " ".join([*pending, title])
-            entries.append(Entry(full, match.group("page"), bool(_OUTER.match(full))))
+            entries.append(Entry(full, number, bool(_OUTER.match(full))))
             pending = []
         elif opens_matter(line) or len(pending) >= MAX_PENDING or len(line) > MAX_ENTRY_CHARS:
             pending = []
         else:
             pending.append(line)
     return entries
+
+
+def split_entry(line: str) -> tuple[str, str]:
+    """A contents line's title and page number ("I. Loomings .... 3" -> "I. Loomings", "3"); ('', '')
+    when the line does not end in a page number after a title."""
+    head, _, last = line.rpartition(" ")
+    match = _LAST_WORD.match(last)
+    if not match:
+        return "", ""
+    if match.group("leader"):
+        head = f"{head} {match.group('leader')}"
+    title = head.strip(_LEADER)
+    if not any(ch.isalpha() for ch in title):
+        return "", ""
+    return title, match.group("page")
 
 
 def _numbering_alone(title: str) -> bool:
@@ -148,19 +165,25 @@ def _confirmed(entry: Entry, opening: Opening) -> bool:
     if opens_with(opening, entry.title):
         return True
     match = _NUMBERING.match(entry.title)
-    if match and match.group("title") and len(words(match.group("title"))) >= 3:
-        if opens_with(opening, match.group("title")):
-            return True
+    if match and match.group("title") and opens_with(opening, match.group("title"), ending=True):
+        return True
     numbering = _numbering(entry.title)
     first = next((line for line in opening.lines if line.strip()), "")
     return bool(numbering) and heading_line(first) and words(first).startswith(words(numbering))
 
 
 def _place(
-    entries: list[Entry], openings: Sequence[Opening], labels: Sequence[str], after: int
+    entries: list[Entry], openings: Sequence[Opening], labels: Sequence[str], contents: Sequence[int]
 ) -> list[tuple[Entry, int]]:
-    """Each entry's confirmed page (0-based), in book order; unconfirmed entries left out."""
+    """Each entry's confirmed page (0-based), in book order; unconfirmed entries left out (no entry
+    starts on a contents page)."""
     count = len(openings)
+    after = contents[-1] + 1
+    listing = set(contents)
+
+    def confirmed(entry: Entry, page: int) -> bool:
+        return 0 <= page < count and page not in listing and _confirmed(entry, openings[page])
+
     by_label: dict[str, list[int]] = {}
     for page, label in enumerate(labels):
         by_label.setdefault(label.casefold(), []).append(page)
@@ -172,16 +195,16 @@ def _place(
     def near(entry: Entry, page: int) -> int | None:
         for step in range(SEARCH_PAGES + 1):
             for candidate in (page - step, page + step) if step else (page,):
-                if 0 <= candidate < count and _confirmed(entry, openings[candidate]):
+                if confirmed(entry, candidate):
                     return candidate
         return None
 
     placed: dict[int, int] = {}
     for index, entry in enumerate(entries):
         page = labelled(entry.number) if entry.number else None
-        if page is not None and _confirmed(entry, openings[page]):
+        if page is not None and confirmed(entry, page):
             placed[index] = page
-    offset = _offset(entries, placed, openings)
+    offset = _offset(entries, placed, confirmed)
     for index, entry in enumerate(entries):
         if index in placed or not entry.number:
             continue
@@ -199,7 +222,7 @@ def _place(
         if not entry.number and index + 1 in placed:
             start = placed[index + 1]
             for page in range(start, max(after, start - SEARCH_PAGES) - 1, -1):
-                if _confirmed(entry, openings[page]):
+                if confirmed(entry, page):
                     placed[index] = page
                     break
     ordered: list[tuple[Entry, int]] = []
@@ -211,7 +234,7 @@ def _place(
     return ordered
 
 
-def _offset(entries: list[Entry], placed: dict[int, int], openings: Sequence[Opening]) -> int | None:
+def _offset(entries: list[Entry], placed: dict[int, int], confirmed: Callable[[Entry, int], bool]) -> int | None:
     """Pages between a printed number and the page it names: from the entries already placed, else the
     offset at which most entries open their pages."""
     arabic = {i: value[1] for i, e in enumerate(entries) if (value := number_value(e.number)) and not value[0]}
@@ -221,11 +244,7 @@ def _offset(entries: list[Entry], placed: dict[int, int], openings: Sequence[Ope
     best, best_hits = None, 0
     sample = list(arabic.items())[:40]
     for offset in range(-5, MAX_OFFSET + 1):
-        hits = sum(
-            1
-            for i, value in sample
-            if 0 <= value - 1 + offset < len(openings) and _confirmed(entries[i], openings[value - 1 + offset])
-        )
+        hits = sum(1 for i, value in sample if confirmed(entries[i], value - 1 + offset))
         if hits > best_hits:
             best, best_hits = offset, hits
     return best

@@ -17,8 +17,10 @@ from reader.domain.extracted import ExtractedChapter
 
 OPENING_LINES = 5
 """Lines at the top of a page where a chapter's heading stands."""
-TITLE_AT = 100
-"""A heading's title must start within this many characters of the page's opening."""
+HEADING_START = 3
+"""A heading's title starts on one of a page's first lines..."""
+HEADING_LINES = 4
+"""...and fills whole lines, at most this many."""
 MAX_HEADING_CHARS = 80
 MAX_TITLE_LINE = 60
 """A short line after a numbered heading is its title."""
@@ -51,10 +53,10 @@ def words(text: str) -> str:
 
 @dataclass(frozen=True)
 class Opening:
-    """What a page opens with: its first lines and those lines as words."""
+    """What a page opens with: its first lines, and each of them as words."""
 
     lines: list[str]
-    words: str
+    words: list[str]
 
 
 def page_openings(edges: PageEdges) -> list[Opening]:
@@ -64,17 +66,26 @@ def page_openings(edges: PageEdges) -> list[Opening]:
         earlier = {head_key(h) for before in edges.heads[max(0, page - RUN_GAP) : page] for h in before}
         first = [h for h in edges.heads[page] if head_key(h) not in earlier]
         shown = first + [line.strip() for line in lines[:OPENING_LINES]]
-        openings.append(Opening(shown, words(" ".join(shown))))
+        openings.append(Opening(shown, [words(line) for line in shown]))
     return openings
 
 
-def opens_with(opening: Opening, title: str) -> bool:
-    """Whether a page opens with `title` (as words, near the start of its opening)."""
+def opens_with(opening: Opening, title: str, *, ending: bool = False) -> bool:
+    """Whether a page opens with `title` on lines of its own (with `ending`, at the end of such lines,
+    after a numbering: "CHAPTER I. LOOMINGS" for "Loomings")."""
     wanted = words(title)
     if not wanted:
         return False
-    at = f" {opening.words} ".find(f" {wanted} ")
-    return 0 <= at <= TITLE_AT
+    lines = opening.words
+    for start in range(min(HEADING_START, len(lines))):
+        joined = ""
+        for line in lines[start : start + HEADING_LINES]:
+            joined = f"{joined} {line}".strip()
+            if joined == wanted or (ending and joined.endswith(f" {wanted}")):
+                return True
+            if len(joined) > len(wanted) + MAX_HEADING_CHARS:
+                break
+    return False
 
 
 def heading_line(line: str) -> bool:

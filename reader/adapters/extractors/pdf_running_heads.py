@@ -17,7 +17,7 @@ EDGE_LINES = 2
 """Lines at each edge of a page where running heads, footers and page numbers stand."""
 NEAR_PAGES = 4
 """A printed number counts when a page this near continues its sequence (or the page's label is it)."""
-RUN_GAP = 3
+RUN_GAP = 4
 """A line at a page's edge is a running head when the same line stands at that edge this near."""
 MAX_HEAD_CHARS = 90
 """Running heads are short lines."""
@@ -164,20 +164,21 @@ def head_key(line: str) -> str:
 
 
 def _take_heads(lines: list[list[str]]) -> list[list[str]]:
-    tops: dict[str, list[int]] = {}
-    bottoms: dict[str, list[int]] = {}
+    tops: dict[str, set[int]] = {}
+    bottoms: dict[str, set[int]] = {}
     for page, page_lines in enumerate(lines):
         filled = [line for line in page_lines if line.strip()]
         for line in filled[:EDGE_LINES]:
-            tops.setdefault(head_key(line), []).append(page)
+            tops.setdefault(head_key(line), set()).add(page)
         for line in filled[-EDGE_LINES:]:
-            bottoms.setdefault(head_key(line), []).append(page)
+            bottoms.setdefault(head_key(line), set()).add(page)
 
-    def repeated(seen: dict[str, list[int]], line: str, page: int) -> bool:
+    def repeated(seen: dict[str, set[int]], line: str, page: int) -> bool:
         key = head_key(line)
         if len(key) > MAX_HEAD_CHARS or sum(ch.isalpha() for ch in key) < 2:
             return False
-        return any(other != page and abs(other - page) <= RUN_GAP for other in seen.get(key, ()))
+        pages = seen.get(key, set())
+        return any(page + step in pages or page - step in pages for step in range(1, RUN_GAP + 1))
 
     heads: list[list[str]] = []
     for page, page_lines in enumerate(lines):

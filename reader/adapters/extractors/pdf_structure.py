@@ -9,34 +9,64 @@ from dataclasses import dataclass
 from reader.adapters.extractors.pdf_contents import contents_chapters
 from reader.adapters.extractors.pdf_headings import heading_chapters, page_openings, words
 from reader.adapters.extractors.pdf_running_heads import PageEdges, strip_running_heads
-from reader.adapters.extractors.text_cleanup import normalize_text
 from reader.domain.extracted import ExtractedChapter
 
 
 @dataclass(frozen=True)
 class PdfStructure:
-    """Clean page texts (None where a page could not be read), page labels and found chapters."""
+    """Each page's lines without running heads and page numbers, page labels and found chapters."""
 
-    texts: list[str | None]
+    lines: list[list[str]]
     labels: list[str]
     chapters: list[ExtractedChapter]
 
 
 def find_structure(
-    raw: Sequence[str | None], labels: Sequence[str], *, declared_labels: bool, find_chapters: bool
+    raw: Sequence[str | None],
+    labels: Sequence[str],
+    *,
+    declared_labels: bool,
+    outline: Sequence[ExtractedChapter] = (),
+    title: str = "",
 ) -> PdfStructure:
     """Strip running heads, footers and page numbers from the pages' raw text; label the pages from the
-    printed numbers unless the PDF declares labels; with `find_chapters`, find the chapters it prints."""
+    printed numbers unless the PDF declares labels; without an `outline`, find the chapters it prints.
+
+    A top line naming the book (`title`) or the chapter a page is in is a running head too, even alone.
+    """
     edges = strip_running_heads(raw, labels if declared_labels else None)
     if not declared_labels:
         labels = edges.labels() or labels
-    chapters: list[ExtractedChapter] = []
-    if find_chapters:
+    chapters = list(outline)
+    if not chapters:
         openings = page_openings(edges)
         chapters = contents_chapters(openings, edges.lines, labels) or heading_chapters(openings)
-        _restore_headings(edges, chapters)
-    texts = [None if text is None else normalize_text("\n".join(lines)) for text, lines in zip(raw, edges.lines, strict=True)]
-    return PdfStructure(texts, list(labels), chapters)
+    _restore_headings(edges, chapters)
+    _drop_named_heads(edges, chapters, title)
+    return PdfStructure(edges.lines, list(labels), chapters)
+
+
+def _drop_named_heads(edges: PageEdges, chapters: Sequence[ExtractedChapter], title: str) -> None:
+    """Take off a page's first line when it names the book or the chapter the page is in (not on the
+    chapter's first page, where it is the heading)."""
+    starts: dict[int, list[ExtractedChapter]] = {}
+    for chapter in chapters:
+        starts.setdefault(chapter.start_page - 1, []).append(chapter)
+    if not starts:
+        return
+    book = words(title)
+    current: dict[int, str] = {}
+    for page in range(min(starts), len(edges.lines)):
+        opened = starts.get(page, [])
+        for chapter in opened:
+            current = {level: name for level, name in current.items() if level < chapter.level}
+            current[chapter.level] = words(chapter.title)
+        lines = edges.lines[page]
+        if opened or not lines:
+            continue
+        first = words(lines[0])
+        if first and (first == book or first in current.values()):
+            edges.heads[page].append(lines.pop(0).strip())
 
 
 def _restore_headings(edges: PageEdges, chapters: Sequence[ExtractedChapter]) -> None:
