@@ -60,10 +60,12 @@ class Opening:
 
 
 def page_openings(edges: PageEdges) -> list[Opening]:
-    """Each page's opening lines, with back the running heads that first appear on it."""
+    """Each page's opening lines, with back the running heads that first appear on it (not at the top
+    of one of the pages just before)."""
+    tops = [{head_key(line) for line in [*heads, *lines[:OPENING_LINES]]} for heads, lines in zip(edges.heads, edges.lines, strict=True)]
     openings: list[Opening] = []
     for page, lines in enumerate(edges.lines):
-        earlier = {head_key(h) for before in edges.heads[max(0, page - RUN_GAP) : page] for h in before}
+        earlier = set().union(*tops[max(0, page - RUN_GAP) : page])
         first = [h for h in edges.heads[page] if head_key(h) not in earlier]
         shown = first + [line.strip() for line in lines[:OPENING_LINES]]
         openings.append(Opening(shown, [words(line) for line in shown]))

@@ -19,6 +19,9 @@ NEAR_PAGES = 4
 """A printed number counts when a page this near continues its sequence (or the page's label is it)."""
 RUN_GAP = 4
 """A line at a page's edge is a running head when the same line stands at that edge this near."""
+FULL_PAGE_LINES = 6
+"""A line counts as a running head only where it is also one on pages with at least this many lines
+(on a page of two lines, a line repeated on every page is the text itself)."""
 MAX_HEAD_CHARS = 90
 """Running heads are short lines."""
 LABELLED_SHARE = 0.25
@@ -180,14 +183,24 @@ def _take_heads(lines: list[list[str]]) -> list[list[str]]:
         pages = seen.get(key, set())
         return any(page + step in pages or page - step in pages for step in range(1, RUN_GAP + 1))
 
+    established: set[str] = set()  # heads seen on full pages; a short page's edge line must be one
+    for page, page_lines in enumerate(lines):
+        filled = [line for line in page_lines if line.strip()]
+        if len(filled) >= FULL_PAGE_LINES:
+            established.update(head_key(line) for line in filled[:EDGE_LINES] if repeated(tops, line, page))
+            established.update(head_key(line) for line in filled[-EDGE_LINES:] if repeated(bottoms, line, page))
+
+    def head(seen: dict[str, set[int]], line: str, page: int) -> bool:
+        return head_key(line) in established and repeated(seen, line, page)
+
     heads: list[list[str]] = []
     for page, page_lines in enumerate(lines):
         taken: list[str] = []
         kept = [line for line in page_lines if line.strip()]
-        while kept and len(taken) < EDGE_LINES and repeated(tops, kept[0], page):
+        while kept and len(taken) < EDGE_LINES and head(tops, kept[0], page):
             taken.append(kept.pop(0).strip())
         dropped = 0
-        while kept and dropped < EDGE_LINES and repeated(bottoms, kept[-1], page):
+        while kept and dropped < EDGE_LINES and head(bottoms, kept[-1], page):
             kept.pop()
             dropped += 1
         lines[page] = kept
