@@ -86,7 +86,9 @@ def story_chapters(epub: Path) -> tuple[str, str, list[StoryChapter]]:
     kept = [
         c
         for c in chapters
-        if story.first <= c.start_page <= story.last and not matter_title(c.title) and key(c.title) != book_key
+        if story.first <= c.start_page <= story.last
+        and not matter_title(c.title)
+        and key(c.title) != book_key
     ]
     result: list[StoryChapter] = []
     cursor: dict[int, int] = {}
@@ -129,7 +131,9 @@ def _without_heading(paragraphs: list[str], title: str) -> list[str]:
     """The chapter's paragraphs without the heading lines the EPUB repeats at its start."""
     wanted = key(title)
     index = 0
-    while index < len(paragraphs) and index < 4 and key(paragraphs[index]) and key(paragraphs[index]) in wanted:
+    while (
+        index < len(paragraphs) and index < 4 and key(paragraphs[index]) and key(paragraphs[index]) in wanted
+    ):
         index += 1
     return paragraphs[index:]
 
@@ -239,7 +243,9 @@ def make_pdf_from_epub(
         for paragraph in chapter.paragraphs:
             story.multi_cell(0, 5, printable(" ".join(paragraph.split())), new_x="LMARGIN", new_y="NEXT")
             story.ln(2)
-    front = _front_matter(book_class, family, fonts, printable, title, author, chapters, starts, running_heads)
+    front = _front_matter(
+        book_class, family, fonts, printable, title, author, chapters, starts, running_heads
+    )
     with tempfile.TemporaryDirectory() as folder:
         front_path, story_path = Path(folder) / "front.pdf", Path(folder) / "story.pdf"
         front.output(str(front_path))
@@ -364,7 +370,6 @@ def measure(name: str, pdf: Path, reference: list[str], running_heads: bool = Tr
     texts = [page.text for page in book.pages]
     chapters = chapter_ranges(book.chapters, len(texts))
     story = find_story_pages(texts, chapters, book.title)
-    labels = [page.label for page in book.pages]
     expected_first = _first_chapter_page(pdf, reference[0]) if reference else 0
     return Figures(
         name, len(reference), len(reference) - len(missed), len(extra), _leaks(pdf, texts, book.chapters, running_heads),
@@ -410,7 +415,9 @@ def _leaks(pdf: Path, texts: Sequence[str], chapters: Sequence[Any], running_hea
 
 def report(title: str, rows: list[Figures]) -> None:
     print(f"\n{title}")
-    print(f"{'book':32} {'found':>9} {'false':>6} {'leaks':>6} {'story p.1':>10} {'structure':>10} {'total':>8}")
+    print(
+        f"{'book':32} {'found':>9} {'false':>6} {'leaks':>6} {'story p.1':>10} {'structure':>10} {'total':>8}"
+    )
     for row in rows:
         print(
             f"{row.name:32} {row.found:>4}/{row.reference:<4} {row.false:>6} {row.leaked_pages:>6} "

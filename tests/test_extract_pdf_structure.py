@@ -44,12 +44,16 @@ def test_contents_page_gives_chapters_through_the_page_labels(tmp_path: Path) ->
         (TITLES[0], 5), (TITLES[1], 8), (TITLES[2], 11), (TITLES[3], 14),
     ]  # fmt: skip
     assert book.pages[4].text.startswith("CHAPTER I. Down the Rabbit-Hole Alice wandered")
-    assert book.pages[7].text.startswith("CHAPTER II. The Pool of Tears Alice")  # its heading, not a running head
+    assert book.pages[7].text.startswith(
+        "CHAPTER II. The Pool of Tears Alice"
+    )  # its heading, not a running head
     assert_clean(book)
 
 
 def test_wrong_contents_numbers_are_found_nearby_and_unconfirmed_entries_dropped(tmp_path: Path) -> None:
-    printed = write_printed_pdf(tmp_path / "misprinted.pdf", contents_numbers=[1, 5, 7, 40], leader=" ....... ")
+    printed = write_printed_pdf(
+        tmp_path / "misprinted.pdf", contents_numbers=[1, 5, 7, 40], leader=" ....... "
+    )
     book = PdfExtractor().extract(printed.path)
     # Chapter II's page is printed one too far (its running head is on that page): found on the page before.
     # Chapter IV names page 40, which the book does not have: no page opens with it near there, so it is left out.
@@ -65,7 +69,9 @@ def test_headings_give_chapters_when_there_is_no_contents_page(tmp_path: Path) -
 
 @pytest.mark.parametrize("footer", ["{}", "Page {}", "- {} -"])
 def test_printed_numbers_label_pages_without_page_labels(tmp_path: Path, footer: str) -> None:
-    printed = write_printed_pdf(tmp_path / "unlabelled.pdf", page_labels=False, footer=footer, front_numbers=True)
+    printed = write_printed_pdf(
+        tmp_path / "unlabelled.pdf", page_labels=False, footer=footer, front_numbers=True
+    )
     book = PdfExtractor().extract(printed.path)
     assert [p.label for p in book.pages] == LABELS
     assert chapters(book) == list(zip(TITLES, printed.starts, strict=True))
@@ -92,7 +98,9 @@ def test_an_outline_is_still_what_gives_the_chapters(tmp_path: Path) -> None:
 
 
 def test_import_makes_the_front_matter_and_keeps_numbers_out_of_search(tmp_path: Path) -> None:
-    printed = write_printed_pdf(tmp_path / "alice.pdf", page_labels=False, footer="Page {}", front_numbers=True)
+    printed = write_printed_pdf(
+        tmp_path / "alice.pdf", page_labels=False, footer="Page {}", front_numbers=True
+    )
     services = Services.open()
     try:
         (outcome,) = services.importer.import_paths([printed.path])
@@ -119,7 +127,9 @@ def test_contents_lines_split_into_titles_and_numbers() -> None:
     assert split_entry("Chapter I Down the Rabbit-Hole 1") == ("Chapter I Down the Rabbit-Hole", "1")
     assert split_entry("Preface.........vii") == ("Preface", "vii")
     assert split_entry("She went down the hole") == ("", "")
-    entries = page_entries(["Contents", "CHAPTER I", "Down the Rabbit-Hole ..... 1", "PART TWO", "CHAPTER II. The Pool 9"])
+    entries = page_entries(
+        ["Contents", "CHAPTER I", "Down the Rabbit-Hole ..... 1", "PART TWO", "CHAPTER II. The Pool 9"]
+    )
     assert [(e.title, e.number, e.outer) for e in entries] == [
         ("CHAPTER I Down the Rabbit-Hole", "1", False),
         ("PART TWO", "", True),

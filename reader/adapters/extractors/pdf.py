@@ -69,7 +69,10 @@ class PdfExtractor:
                 raw, labels, declared_labels=declares_labels(reader), outline=chapters, title=title
             )
         labels, chapters = structure.labels, structure.chapters
-        texts = [None if text is None else normalize_text("\n".join(lines)) for text, lines in zip(raw, structure.lines, strict=True)]
+        texts = [
+            None if text is None else normalize_text("\n".join(lines))
+            for text, lines in zip(raw, structure.lines, strict=True)
+        ]
         pages = [
             ExtractedPage(label, text or "", page_visuals(measures[i] if measures else None, text or ""))
             for i, (label, text) in enumerate(zip(labels, texts, strict=True))

@@ -62,7 +62,9 @@ class Entry:
     outer: bool
 
 
-def contents_chapters(openings: Sequence[Opening], lines: Sequence[Sequence[str]], labels: Sequence[str]) -> list[ExtractedChapter]:
+def contents_chapters(
+    openings: Sequence[Opening], lines: Sequence[Sequence[str]], labels: Sequence[str]
+) -> list[ExtractedChapter]:
     """Chapters from the contents pages, confirmed by the headings of their pages; [] when there are none."""
     pages = contents_pages(lines)
     entries = [entry for page in pages for entry in page_entries(lines[page])]
@@ -71,7 +73,8 @@ def contents_chapters(openings: Sequence[Opening], lines: Sequence[Sequence[str]
     found = _place(entries, openings, labels, pages)
     nested = any(entry.outer for entry, _ in found) and not all(entry.outer for entry, _ in found)
     return [
-        ExtractedChapter(entry.title, page + 1, 0 if entry.outer or not nested else 1) for entry, page in found
+        ExtractedChapter(entry.title, page + 1, 0 if entry.outer or not nested else 1)
+        for entry, page in found
     ]
 
 
@@ -201,16 +204,16 @@ def _place(
 
     placed: dict[int, int] = {}
     for index, entry in enumerate(entries):
-        page = labelled(entry.number) if entry.number else None
-        if page is not None and confirmed(entry, page):
-            placed[index] = page
+        at = labelled(entry.number) if entry.number else None
+        if at is not None and confirmed(entry, at):
+            placed[index] = at
     offset = _offset(entries, placed, confirmed)
     for index, entry in enumerate(entries):
         if index in placed or not entry.number:
             continue
-        page = labelled(entry.number)
+        at = labelled(entry.number)
         value = number_value(entry.number)
-        guesses = [page] if page is not None else []
+        guesses = [at] if at is not None else []
         if value and not value[0] and offset is not None:
             guesses.append(value[1] - 1 + offset)
         for guess in guesses:
@@ -234,10 +237,14 @@ def _place(
     return ordered
 
 
-def _offset(entries: list[Entry], placed: dict[int, int], confirmed: Callable[[Entry, int], bool]) -> int | None:
+def _offset(
+    entries: list[Entry], placed: dict[int, int], confirmed: Callable[[Entry, int], bool]
+) -> int | None:
     """Pages between a printed number and the page it names: from the entries already placed, else the
     offset at which most entries open their pages."""
-    arabic = {i: value[1] for i, e in enumerate(entries) if (value := number_value(e.number)) and not value[0]}
+    arabic = {
+        i: value[1] for i, e in enumerate(entries) if (value := number_value(e.number)) and not value[0]
+    }
     known = [placed[i] - (arabic[i] - 1) for i in placed if i in arabic]
     if known:
         return int(statistics.median(known))

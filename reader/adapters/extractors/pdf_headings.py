@@ -27,7 +27,18 @@ MAX_TITLE_LINE = 60
 MIN_HEADINGS = 2
 """Fewer heading pages than this are no structure."""
 
-NUMBERED_HEADINGS = ("chapter", "book", "part", "volume", "letter", "stave", "act", "scene", "canto", "section")
+NUMBERED_HEADINGS = (
+    "chapter",
+    "book",
+    "part",
+    "volume",
+    "letter",
+    "stave",
+    "act",
+    "scene",
+    "canto",
+    "section",
+)
 """Words that head a numbered division: `CHAPTER IV`, `Book the First`."""
 LONE_HEADINGS = (
     "prologue", "epilogue", "preface", "introduction", "foreword", "afterword", "conclusion", "appendix",
@@ -62,7 +73,10 @@ class Opening:
 def page_openings(edges: PageEdges) -> list[Opening]:
     """Each page's opening lines, with back the running heads that first appear on it (not at the top
     of one of the pages just before)."""
-    tops = [{head_key(line) for line in [*heads, *lines[:OPENING_LINES]]} for heads, lines in zip(edges.heads, edges.lines, strict=True)]
+    tops = [
+        {head_key(line) for line in [*heads, *lines[:OPENING_LINES]]}
+        for heads, lines in zip(edges.heads, edges.lines, strict=True)
+    ]
     openings: list[Opening] = []
     for page, lines in enumerate(edges.lines):
         earlier = set().union(*tops[max(0, page - RUN_GAP) : page])

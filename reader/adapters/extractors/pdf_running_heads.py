@@ -188,7 +188,9 @@ def _take_heads(lines: list[list[str]]) -> list[list[str]]:
         filled = [line for line in page_lines if line.strip()]
         if len(filled) >= FULL_PAGE_LINES:
             established.update(head_key(line) for line in filled[:EDGE_LINES] if repeated(tops, line, page))
-            established.update(head_key(line) for line in filled[-EDGE_LINES:] if repeated(bottoms, line, page))
+            established.update(
+                head_key(line) for line in filled[-EDGE_LINES:] if repeated(bottoms, line, page)
+            )
 
     def head(seen: dict[str, set[int]], line: str, page: int) -> bool:
         return head_key(line) in established and repeated(seen, line, page)
