@@ -195,14 +195,14 @@ def _new_pdf(book_class: Any, family: str, fonts: dict[str, Path] | None) -> Any
 
 
 def make_pdf_from_epub(
-    epub: Path, out: Path, *, page_labels: bool = True, running_heads: bool = True
+    epub: Path, out: Path, *, page_labels: bool = True, running_heads: bool = True, contents: bool = True
 ) -> list[str]:
     """Print an EPUB's story as a PDF without an outline; returns the story chapter titles it printed.
 
     Title page, copyright page, contents (titles with printed page numbers), chapters on new pages
     under a larger heading, running heads (book title on even pages, chapter title on odd ones) and
     page numbers in the footer with `running_heads`, and /PageLabels i, ii... then 1, 2... with
-    `page_labels`.
+    `page_labels`. Without `contents`, no contents page: the headings alone show the chapters.
     """
     from pypdf import PdfReader, PdfWriter
 
@@ -244,7 +244,15 @@ def make_pdf_from_epub(
             story.multi_cell(0, 5, printable(" ".join(paragraph.split())), new_x="LMARGIN", new_y="NEXT")
             story.ln(2)
     front = _front_matter(
-        book_class, family, fonts, printable, title, author, chapters, starts, running_heads
+        book_class,
+        family,
+        fonts,
+        printable,
+        title,
+        author,
+        chapters if contents else [],
+        starts,
+        running_heads,
     )
     with tempfile.TemporaryDirectory() as folder:
         front_path, story_path = Path(folder) / "front.pdf", Path(folder) / "story.pdf"
@@ -298,13 +306,15 @@ def _front_matter(
     pdf.set_font(family, "", 8)
     notice = f"{title}. This edition printed from the public-domain text for testing. No rights reserved."
     pdf.multi_cell(0, 4, printable(notice), new_x="LMARGIN", new_y="NEXT")
+    if not chapters:
+        return pdf
     pdf.add_page()
     pdf.set_font(family, "B", 14)
     pdf.cell(0, 10, "Contents", align="C", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)
     pdf.set_font(family, "", 9)
     number_width = 12
-    for chapter, start in zip(chapters, starts, strict=True):
+    for chapter, start in zip(chapters, starts, strict=False):
         indent = 6 if chapter.level else 0
         width = pdf.epw - number_width - indent
         lines = pdf.multi_cell(width, 5, printable(chapter.title), dry_run=True, output="LINES")
@@ -384,7 +394,7 @@ def _first_chapter_page(pdf: Path, title: str) -> int:
     reader = PdfReader(pdf)
     for number, page in enumerate(reader.pages, start=1):
         lines = [line for line in (page.extract_text() or "").splitlines() if line.strip()]
-        if number > 3 and any(key(line) and key(line) in key(title) for line in lines[:2]):
+        if number > 2 and any(key(line) and key(line) in key(title) for line in lines[:2]):
             return number
     return 0
 
@@ -441,6 +451,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=None)
     parser.add_argument("--no-labels", action="store_true", help="leave /PageLabels out")
     parser.add_argument("--no-heads", action="store_true", help="no running heads or footers")
+    parser.add_argument("--no-contents", action="store_true", help="no contents page")
     parser.add_argument("--only", nargs="*", default=None, help="book slugs to run")
     parser.add_argument("--reuse", action="store_true", help="reuse PDFs already built in --workdir")
     parser.add_argument("--show-leaks", action="store_true", help="print the pages that leak")
@@ -460,7 +471,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if not epub.is_file():
                     print(f"{slug}: no EPUB at {epub}; skipped")
                     continue
-                variant = "-nolabels" * args.no_labels + "-noheads" * args.no_heads
+                variant = (
+                    "-nolabels" * args.no_labels
+                    + "-noheads" * args.no_heads
+                    + "-nocontents" * args.no_contents
+                )
                 pdf = workdir / f"{slug}{variant}.pdf"
                 saved = pdf.with_suffix(".json")
                 if args.reuse and pdf.is_file() and saved.is_file():
@@ -468,7 +483,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 else:
                     started = time.perf_counter()
                     reference = make_pdf_from_epub(
-                        epub, pdf, page_labels=not args.no_labels, running_heads=not args.no_heads
+                        epub,
+                        pdf,
+                        page_labels=not args.no_labels,
+                        running_heads=not args.no_heads,
+                        contents=not args.no_contents,
                     )
                     saved.write_text(json.dumps(reference))
                     built = time.perf_counter() - started

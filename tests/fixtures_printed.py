@@ -49,6 +49,7 @@ def write_printed_pdf(
     footer: str | None = "{}",
     front_numbers: bool = False,
     title: str | None = BOOK_TITLE,
+    first_line: str | None = None,
 ) -> Printed:
     """A book of `chapters` (numbering, title) of `pages_per_chapter` pages each, after a title page, a
     copyright page, a contents page (with `contents`) and a dedication page.
@@ -57,7 +58,8 @@ def write_printed_pdf(
     printed numbers); `footer` formats the printed page number at the foot of story pages ("Page {}",
     "- {} -"; None for none), `front_numbers` prints roman numbers on the front pages after the title
     page; `running_heads` prints the book's title on even pages and the chapter's on odd ones;
-    `page_labels` writes /PageLabels i.. then 1...
+    `page_labels` writes /PageLabels i.. then 1...; `first_line` opens the text of the pages after a
+    chapter's first.
     """
     from fpdf import FPDF
     from pypdf import PdfReader, PdfWriter
@@ -95,7 +97,7 @@ def write_printed_pdf(
         pdf.cell(0, 10, "Contents", align="C", **line)
         pdf.set_font("Helvetica", size=10)
         for (numbering, name), number in zip(chapters, printed, strict=True):
-            pdf.cell(0, 7, f"{numbering} {name}{leader}{number}", **line)
+            pdf.cell(0, 7, f"{numbering} {name}".strip() + f"{leader}{number}", **line)
     if front_numbers:
         foot(ROMAN[2])
     pdf.add_page()  # dedication
@@ -111,8 +113,8 @@ def write_printed_pdf(
             if sheet == 0:
                 pdf.set_y(35)
                 pdf.set_font("Helvetica", "B", 16)
-                pdf.multi_cell(0, 8, numbering, align="C", **line)
-                pdf.multi_cell(0, 8, name, align="C", **line)
+                for heading in filter(None, (numbering, name)):
+                    pdf.multi_cell(0, 8, heading, align="C", **line)
                 pdf.ln(6)
             elif running_heads:
                 pdf.set_xy(pdf.l_margin, 8)
@@ -120,6 +122,8 @@ def write_printed_pdf(
                 pdf.cell(pdf.epw, 5, BOOK_TITLE if number % 2 == 0 else name, align="C")
                 pdf.set_y(pdf.t_margin)
             pdf.set_font("Helvetica", size=10)
+            if first_line and sheet:
+                pdf.multi_cell(0, 6, first_line, **line)
             for row in range(8 if sheet == 0 else 12):
                 pdf.multi_cell(0, 6, body_line(index, number, row), **line)
             pdf.multi_cell(0, 6, f"So it was, {last_words(index, number)}", **line)

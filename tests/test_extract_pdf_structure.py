@@ -67,6 +67,29 @@ def test_headings_give_chapters_when_there_is_no_contents_page(tmp_path: Path) -
     assert_clean(book)
 
 
+def test_titles_set_larger_than_the_text_are_headings_without_contents(tmp_path: Path) -> None:
+    stories = [("", "The Sisters"), ("", "An Encounter"), ("", "Araby")]
+    printed = write_printed_pdf(
+        tmp_path / "stories.pdf", chapters=stories, contents=False, running_heads=False
+    )
+    book = PdfExtractor().extract(printed.path)
+    # The title page's title is large too, but it names the book: not a chapter.
+    assert chapters(book) == [("The Sisters", 5), ("An Encounter", 8), ("Araby", 11)]
+
+
+@pytest.mark.parametrize(
+    "first_line", ["BOOK I. (Folio), the whale of the first rank", "CHAPTER II. and so on"]
+)
+def test_heading_words_in_the_body_font_are_not_headings(tmp_path: Path, first_line: str) -> None:
+    stories = [("", "The Sisters"), ("", "An Encounter"), ("", "Araby")]
+    path = tmp_path / "stories.pdf"
+    printed = write_printed_pdf(
+        path, chapters=stories, contents=False, running_heads=False, first_line=first_line
+    )
+    book = PdfExtractor().extract(printed.path)
+    assert chapters(book) == [("The Sisters", 5), ("An Encounter", 8), ("Araby", 11)]
+
+
 @pytest.mark.parametrize("footer", ["{}", "Page {}", "- {} -"])
 def test_printed_numbers_label_pages_without_page_labels(tmp_path: Path, footer: str) -> None:
     printed = write_printed_pdf(

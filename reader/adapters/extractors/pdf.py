@@ -19,6 +19,7 @@ from reader.adapters.extractors.common import (
     title_from_filename,
 )
 from reader.adapters.extractors.pdf_pages import (
+    PageFontSizes,
     PageMeasures,
     PageTexts,
     extract_in_process,
@@ -61,12 +62,18 @@ class PdfExtractor:
             reader, used_password = open_reader(path, handle, password)
             count = page_count(path, reader)
             measures: PageMeasures | None = [None] * count if self.measure_visuals else None
-            raw = self._texts(path, reader, used_password, count, progress, measures)
+            fonts: PageFontSizes = [None] * count
+            raw = self._texts(path, reader, used_password, count, progress, measures, fonts)
             labels = page_labels(reader, count)
             chapters, skipped = outline_chapters(reader, count)
             title, author, language = metadata(reader)
             structure = find_structure(
-                raw, labels, declared_labels=declares_labels(reader), outline=chapters, title=title
+                raw,
+                labels,
+                declared_labels=declares_labels(reader),
+                outline=chapters,
+                title=title,
+                fonts=fonts,
             )
         labels, chapters = structure.labels, structure.chapters
         texts = [
@@ -100,6 +107,7 @@ class PdfExtractor:
         count: int,
         progress: ProgressCallback | None,
         measures: PageMeasures | None = None,
+        fonts: PageFontSizes | None = None,
     ) -> PageTexts:
         texts: PageTexts = [None] * count
         done = [False] * count
@@ -116,9 +124,9 @@ class PdfExtractor:
         workers = min(self.workers, usable_cpus())
         if workers >= 2 and count > self.parallel_threshold:
             # Pages a failed worker did not deliver are read below, in this process.
-            extract_in_workers(path.resolve(), password, count, workers, texts, done, report, measures)
+            extract_in_workers(path.resolve(), password, count, workers, texts, done, report, measures, fonts)
         missing = [i for i in range(count) if not done[i]]
-        extract_in_process(reader, missing, texts, report, measures)
+        extract_in_process(reader, missing, texts, report, measures, fonts)
         return texts
 
 

@@ -10,6 +10,7 @@ a title (`XII.`, `II. THE RED-HEADED LEAGUE`).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reader.adapters.extractors.pdf_running_heads import RUN_GAP, PageEdges, head_key
@@ -26,6 +27,8 @@ MAX_TITLE_LINE = 60
 """A short line after a numbered heading is its title."""
 MIN_HEADINGS = 2
 """Fewer heading pages than this are no structure."""
+MAX_HEADING_SHARE = 0.34
+"""When large text opens more than this share of the pages, large text alone is no heading."""
 
 NUMBERED_HEADINGS = (
     "chapter",
@@ -107,7 +110,7 @@ def opens_with(opening: Opening, title: str, *, ending: bool = False) -> bool:
 def heading_line(line: str) -> bool:
     """Whether a line is a heading by its form: a numbered division, a lone heading word or a numeral."""
     line = line.strip()
-    if not line or len(line) > MAX_HEADING_CHARS:
+    if not line or len(line) > MAX_HEADING_CHARS or not line[0].isupper():
         return False
     if _KEYWORD.match(line):
         return True
@@ -121,24 +124,41 @@ def _numbering_only(line: str) -> bool:
     return bool(_NUMERAL.match(line))
 
 
-def heading_chapters(openings: list[Opening]) -> list[ExtractedChapter]:
-    """Chapters from pages whose first line is a heading line (with the short title line under it)."""
+def heading_chapters(
+    openings: list[Opening], large: Sequence[str] = (), title: str = ""
+) -> list[ExtractedChapter]:
+    """Chapters from pages whose first line is a heading line (with the short title line under it), or
+    that open with text set larger than the body (`large`, per page; not the book's `title`)."""
     found: list[tuple[str, int, bool]] = []
+    book = words(title)
+    sized = any(large)  # the PDF sets its headings larger: a heading line must be larger too
+    larger = 0
     for page, opening in enumerate(openings):
         lines = [line for line in opening.lines if line.strip()]
-        if not lines or not heading_line(lines[0]):
+        big = large[page] if page < len(large) else ""
+        if book and words(big).startswith(book):
+            big = ""  # the title page
+        if lines and heading_line(lines[0]) and (big or not sized):
+            name = lines[0].strip()
+            if big and words(big).startswith(words(name)):
+                name = big
+            elif _numbering_only(name) and len(lines) > 2 and _title_line(lines[1]):
+                name = f"{name} {lines[1].strip()}"
+        elif big and words(big) and words(big) != book:
+            name = big
+            larger += 1
+        else:
             continue
-        title = lines[0].strip()
-        if _numbering_only(title) and len(lines) > 2 and _title_line(lines[1]):
-            title = f"{title} {lines[1].strip()}"
-        keyword = _KEYWORD.match(title)
-        outer = bool(keyword) and keyword is not None and keyword.group("word").casefold() in OUTER_HEADINGS
-        found.append((title, page + 1, outer))
-    numerals = sum(1 for title, _, _ in found if _NUMERAL.match(title.split(" ")[0]))
+        keyword = _KEYWORD.match(name)
+        outer = keyword is not None and keyword.group("word").casefold() in OUTER_HEADINGS
+        found.append((name, page + 1, outer))
+    if larger > len(openings) * MAX_HEADING_SHARE:  # large text opens most pages: not headings
+        found = [entry for entry in found if heading_line(entry[0])]
+    numerals = sum(1 for name, _, _ in found if _NUMERAL.match(name.split(" ")[0]))
     if len(found) < MIN_HEADINGS or (numerals and numerals < MIN_HEADINGS and numerals == len(found)):
         return []
     nested = any(outer for _, _, outer in found) and not all(outer for _, _, outer in found)
-    return [ExtractedChapter(title, page, 0 if outer or not nested else 1) for title, page, outer in found]
+    return [ExtractedChapter(name, page, 0 if outer or not nested else 1) for name, page, outer in found]
 
 
 def _title_line(line: str) -> bool:

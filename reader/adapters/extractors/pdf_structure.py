@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reader.adapters.extractors.pdf_contents import contents_chapters
+from reader.adapters.extractors.pdf_fonts import PageFonts, body_size, large_heading
 from reader.adapters.extractors.pdf_headings import heading_chapters, page_openings, words
 from reader.adapters.extractors.pdf_running_heads import PageEdges, strip_running_heads
 from reader.domain.extracted import ExtractedChapter
@@ -28,11 +29,13 @@ def find_structure(
     declared_labels: bool,
     outline: Sequence[ExtractedChapter] = (),
     title: str = "",
+    fonts: Sequence[PageFonts | None] = (),
 ) -> PdfStructure:
     """Strip running heads, footers and page numbers from the pages' raw text; label the pages from the
     printed numbers unless the PDF declares labels; without an `outline`, find the chapters it prints.
 
     A top line naming the book (`title`) or the chapter a page is in is a running head too, even alone.
+    `fonts` (per page) tell which pages open with text larger than the body.
     """
     edges = strip_running_heads(raw, labels if declared_labels else None)
     if not declared_labels:
@@ -40,10 +43,20 @@ def find_structure(
     chapters = list(outline)
     if not chapters:
         openings = page_openings(edges)
-        chapters = contents_chapters(openings, edges.lines, labels) or heading_chapters(openings)
+        chapters = contents_chapters(openings, edges.lines, labels) or heading_chapters(
+            openings, _large_headings(fonts), title
+        )
     _restore_headings(edges, chapters)
     _drop_named_heads(edges, chapters, title)
     return PdfStructure(edges.lines, list(labels), chapters)
+
+
+def _large_headings(fonts: Sequence[PageFonts | None]) -> list[str]:
+    """Each page's opening text set larger than the book's body text ('' where there is none)."""
+    body = body_size(fonts)
+    if body is None:
+        return []
+    return [large_heading(page, body) for page in fonts]
 
 
 def _drop_named_heads(edges: PageEdges, chapters: Sequence[ExtractedChapter], title: str) -> None:
