@@ -50,12 +50,13 @@ def write_printed_pdf(
     front_numbers: bool = False,
     title: str | None = BOOK_TITLE,
     first_line: str | None = None,
+    contents_titles: Sequence[str] | None = None,
 ) -> Printed:
     """A book of `chapters` (numbering, title) of `pages_per_chapter` pages each, after a title page, a
     copyright page, a contents page (with `contents`) and a dedication page.
 
     The contents lists "numbering title<leader>page" (pages from `contents_numbers`, default the true
-    printed numbers); `footer` formats the printed page number at the foot of story pages ("Page {}",
+    printed numbers) or `contents_titles` with those numbers; `footer` formats the printed page number at the foot of story pages ("Page {}",
     "- {} -"; None for none), `front_numbers` prints roman numbers on the front pages after the title
     page; `running_heads` prints the book's title on even pages and the chapter's on odd ones;
     `page_labels` writes /PageLabels i.. then 1...; `first_line` opens the text of the pages after a
@@ -96,8 +97,9 @@ def write_printed_pdf(
         pdf.set_font("Helvetica", "B", 14)
         pdf.cell(0, 10, "Contents", align="C", **line)
         pdf.set_font("Helvetica", size=10)
-        for (numbering, name), number in zip(chapters, printed, strict=True):
-            pdf.cell(0, 7, f"{numbering} {name}".strip() + f"{leader}{number}", **line)
+        listed = contents_titles or [f"{numbering} {name}".strip() for numbering, name in chapters]
+        for name, number in zip(listed, printed, strict=True):
+            pdf.cell(0, 7, f"{name}{leader}{number}", **line)
     if front_numbers:
         foot(ROMAN[2])
     pdf.add_page()  # dedication

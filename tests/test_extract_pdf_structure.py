@@ -67,6 +67,13 @@ def test_headings_give_chapters_when_there_is_no_contents_page(tmp_path: Path) -
     assert_clean(book)
 
 
+def test_headings_win_over_a_contents_page_that_does_not_match_them(tmp_path: Path) -> None:
+    listed = ["Of Rabbits", "Of Tears", "Of Races", "Of Bills"]
+    printed = write_printed_pdf(tmp_path / "other-contents.pdf", contents_titles=listed)
+    book = PdfExtractor().extract(printed.path)
+    assert chapters(book) == list(zip(TITLES, printed.starts, strict=True))
+
+
 def test_titles_set_larger_than_the_text_are_headings_without_contents(tmp_path: Path) -> None:
     stories = [("", "The Sisters"), ("", "An Encounter"), ("", "Araby")]
     printed = write_printed_pdf(

@@ -64,18 +64,20 @@ class Entry:
 
 def contents_chapters(
     openings: Sequence[Opening], lines: Sequence[Sequence[str]], labels: Sequence[str]
-) -> list[ExtractedChapter]:
-    """Chapters from the contents pages, confirmed by the headings of their pages; [] when there are none."""
+) -> tuple[list[ExtractedChapter], int]:
+    """Chapters from the contents pages, confirmed by the headings of their pages, and how many entries
+    the contents listed; ([], 0) when there is no contents page."""
     pages = contents_pages(lines)
     entries = [entry for page in pages for entry in page_entries(lines[page])]
     if not entries:
-        return []
+        return [], 0
     found = _place(entries, openings, labels, pages)
     nested = any(entry.outer for entry, _ in found) and not all(entry.outer for entry, _ in found)
-    return [
+    chapters = [
         ExtractedChapter(entry.title, page + 1, 0 if entry.outer or not nested else 1)
         for entry, page in found
     ]
+    return chapters, len(entries)
 
 
 def contents_pages(lines: Sequence[Sequence[str]]) -> list[int]:

@@ -13,6 +13,10 @@ from reader.adapters.extractors.pdf_running_heads import PageEdges, strip_runnin
 from reader.domain.extracted import ExtractedChapter
 
 
+CONFIRMED_SHARE = 0.5
+"""Below this share of its entries confirmed, a contents page gives way to headings that find more."""
+
+
 @dataclass(frozen=True)
 class PdfStructure:
     """Each page's lines without running heads and page numbers, page labels and found chapters."""
@@ -34,7 +38,8 @@ def find_structure(
     """Strip running heads, footers and page numbers from the pages' raw text; label the pages from the
     printed numbers unless the PDF declares labels; without an `outline`, find the chapters it prints.
 
-    A top line naming the book (`title`) or the chapter a page is in is a running head too, even alone.
+    A top line naming the book (`title`) or the chapter a page is in is a running head too, even alone
+    (only chapters found on their pages count: an outline may point a page before the heading).
     `fonts` (per page) tell which pages open with text larger than the body.
     """
     edges = strip_running_heads(raw, labels if declared_labels else None)
@@ -43,11 +48,12 @@ def find_structure(
     chapters = list(outline)
     if not chapters:
         openings = page_openings(edges)
-        chapters = contents_chapters(openings, edges.lines, labels) or heading_chapters(
-            openings, _large_headings(fonts), title
-        )
+        chapters, listed = contents_chapters(openings, edges.lines, labels)
+        if not chapters or len(chapters) < listed * CONFIRMED_SHARE:  # no contents, or hardly matching
+            headings = heading_chapters(openings, _large_headings(fonts), title)
+            chapters = headings if len(headings) > len(chapters) else chapters
     _restore_headings(edges, chapters)
-    _drop_named_heads(edges, chapters, title)
+    _drop_named_heads(edges, chapters, title, by_chapter=not outline)
     return PdfStructure(edges.lines, list(labels), chapters)
 
 
@@ -59,9 +65,11 @@ def _large_headings(fonts: Sequence[PageFonts | None]) -> list[str]:
     return [large_heading(page, body) for page in fonts]
 
 
-def _drop_named_heads(edges: PageEdges, chapters: Sequence[ExtractedChapter], title: str) -> None:
-    """Take off a page's first line when it names the book or the chapter the page is in (not on the
-    chapter's first page, where it is the heading)."""
+def _drop_named_heads(
+    edges: PageEdges, chapters: Sequence[ExtractedChapter], title: str, *, by_chapter: bool
+) -> None:
+    """Take off a page's first line, after the first chapter, when it names the book or (`by_chapter`)
+    the chapter the page is in (not on the chapter's first page, where it is the heading)."""
     starts: dict[int, list[ExtractedChapter]] = {}
     for chapter in chapters:
         starts.setdefault(chapter.start_page - 1, []).append(chapter)
@@ -71,7 +79,7 @@ def _drop_named_heads(edges: PageEdges, chapters: Sequence[ExtractedChapter], ti
     current: dict[int, str] = {}
     for page in range(min(starts), len(edges.lines)):
         opened = starts.get(page, [])
-        for chapter in opened:
+        for chapter in opened if by_chapter else ():
             current = {level: name for level, name in current.items() if level < chapter.level}
             current[chapter.level] = words(chapter.title)
         lines = edges.lines[page]
