@@ -63,11 +63,10 @@ class Entry:
 
 
 def contents_chapters(
-    openings: Sequence[Opening], lines: Sequence[Sequence[str]], labels: Sequence[str]
+    openings: Sequence[Opening], lines: Sequence[Sequence[str]], labels: Sequence[str], pages: Sequence[int]
 ) -> tuple[list[ExtractedChapter], int]:
-    """Chapters from the contents pages, confirmed by the headings of their pages, and how many entries
-    the contents listed; ([], 0) when there is no contents page."""
-    pages = contents_pages(lines)
+    """Chapters from the contents pages (`pages`, see contents_pages), confirmed by the headings of
+    their pages, and how many entries the contents listed; ([], 0) when there is no contents page."""
     entries = [entry for page in pages for entry in page_entries(lines[page])]
     if not entries:
         return [], 0

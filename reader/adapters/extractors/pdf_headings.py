@@ -10,7 +10,7 @@ a title (`XII.`, `II. THE RED-HEADED LEAGUE`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from reader.adapters.extractors.pdf_running_heads import RUN_GAP, PageEdges, head_key
@@ -125,7 +125,7 @@ def _numbering_only(line: str) -> bool:
 
 
 def heading_chapters(
-    openings: list[Opening], large: Sequence[str] = (), title: str = ""
+    openings: list[Opening], large: Sequence[str] = (), title: str = "", skip: Collection[int] = ()
 ) -> list[ExtractedChapter]:
     """Chapters from pages whose first line is a heading line (with the short title line under it), or
     that open with text set larger than the body (`large`, per page; not the book's `title`)."""
@@ -134,6 +134,8 @@ def heading_chapters(
     sized = any(large)  # the PDF sets its headings larger: a heading line must be larger too
     larger = 0
     for page, opening in enumerate(openings):
+        if page in skip:
+            continue
         lines = [line for line in opening.lines if line.strip()]
         big = large[page] if page < len(large) else ""
         if book and words(big).startswith(book):

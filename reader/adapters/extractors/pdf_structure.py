@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reader.adapters.extractors.pdf_contents import contents_chapters
+from reader.adapters.extractors.pdf_contents import contents_chapters, contents_pages
 from reader.adapters.extractors.pdf_fonts import PageFonts, body_size, large_heading
 from reader.adapters.extractors.pdf_headings import heading_chapters, page_openings, words
 from reader.adapters.extractors.pdf_running_heads import PageEdges, strip_running_heads
 from reader.domain.extracted import ExtractedChapter
-
 
 CONFIRMED_SHARE = 0.5
 """Below this share of its entries confirmed, a contents page gives way to headings that find more."""
@@ -48,9 +47,10 @@ def find_structure(
     chapters = list(outline)
     if not chapters:
         openings = page_openings(edges)
-        chapters, listed = contents_chapters(openings, edges.lines, labels)
+        listing = contents_pages(edges.lines)
+        chapters, listed = contents_chapters(openings, edges.lines, labels, listing)
         if not chapters or len(chapters) < listed * CONFIRMED_SHARE:  # no contents, or hardly matching
-            headings = heading_chapters(openings, _large_headings(fonts), title)
+            headings = heading_chapters(openings, _large_headings(fonts), title, skip=listing)
             chapters = headings if len(headings) > len(chapters) else chapters
     _restore_headings(edges, chapters)
     _drop_named_heads(edges, chapters, title, by_chapter=not outline)
