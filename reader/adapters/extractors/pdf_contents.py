@@ -39,6 +39,8 @@ SEARCH_PAGES = 3
 """Pages on either side of an entry's page searched for its heading."""
 MAX_OFFSET = 120
 """Furthest an entry's printed number is looked for from the page of that number."""
+OFFSET_SAMPLE = 12
+"""Entries tried at each offset when no entry's number resolves through the labels."""
 MAX_PENDING = 2
 """Lines without a number carried over to the next entry (a wrapped title, a numbering line)."""
 MAX_ENTRY_CHARS = 160
@@ -250,9 +252,11 @@ def _offset(
     if known:
         return int(statistics.median(known))
     best, best_hits = None, 0
-    sample = list(arabic.items())[:40]
-    for offset in range(-5, MAX_OFFSET + 1):
+    sample = list(arabic.items())[:OFFSET_SAMPLE]
+    for offset in range(-SEARCH_PAGES, MAX_OFFSET + 1):
         hits = sum(1 for i, value in sample if confirmed(entries[i], value - 1 + offset))
         if hits > best_hits:
             best, best_hits = offset, hits
+            if hits == len(sample):
+                break
     return best

@@ -31,6 +31,7 @@ _NUMBER = r"(\d{1,4}|[ivxlcdm]{1,8})"
 _ALONE = re.compile(rf"^[\s\-–—\[\](|.•·*]*(?:page\s+|p\.\s*)?{_NUMBER}[\s\-–—\[\])|.•·*]*$", re.IGNORECASE)
 _LEADING = re.compile(rf"^{_NUMBER}\s+(\S.*)$", re.IGNORECASE)
 _TRAILING = re.compile(rf"^(.*\S)\s+{_NUMBER}$", re.IGNORECASE)
+_TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
 _ROMAN = re.compile(r"^m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$")
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _ROMAN_DIGITS = (
@@ -178,7 +179,7 @@ def _take_heads(lines: list[list[str]]) -> list[list[str]]:
 
     def repeated(seen: dict[str, set[int]], line: str, page: int) -> bool:
         key = head_key(line)
-        if len(key) > MAX_HEAD_CHARS or sum(ch.isalpha() for ch in key) < 2:
+        if len(key) > MAX_HEAD_CHARS or not _TWO_LETTERS.search(key):
             return False
         pages = seen.get(key, set())
         return any(page + step in pages or page - step in pages for step in range(1, RUN_GAP + 1))
