@@ -127,10 +127,12 @@ def test_an_outline_is_still_what_gives_the_chapters(tmp_path: Path) -> None:
     assert_clean(book)
 
 
-def test_import_makes_the_front_matter_and_keeps_numbers_out_of_search(tmp_path: Path) -> None:
-    printed = write_printed_pdf(
-        tmp_path / "alice.pdf", page_labels=False, footer="Page {}", front_numbers=True
-    )
+@pytest.mark.parametrize("labelled", [True, False])
+def test_import_makes_the_front_matter_and_keeps_numbers_out_of_search(
+    tmp_path: Path, labelled: bool
+) -> None:
+    path = tmp_path / "alice.pdf"
+    printed = write_printed_pdf(path, page_labels=labelled, footer="Page {}", front_numbers=not labelled)
     services = Services.open()
     try:
         (outcome,) = services.importer.import_paths([printed.path])
@@ -138,6 +140,7 @@ def test_import_makes_the_front_matter_and_keeps_numbers_out_of_search(tmp_path:
         assert book is not None, outcome.message
         assert book.story_start == 5 and book.story_last == 16
         assert [book.matter_at(n) for n in (1, 3, 4, 5)] == ["front", "front", "front", None]
+        assert [p.label for p in services.books.pages(book.id)] == LABELS
         stored = [c.title for c in services.books.chapters(book.id)]
         assert stored == TITLES
         assert services.pages.page_text(book, 7).text.endswith(last_words(1, 3))
