@@ -4,7 +4,8 @@ A page's opening is its first lines once running heads and page numbers are gone
 running head that first appears on it (a chapter's title heads its first page and then recurs as
 the running head of the pages after). A book with no contents page gets its chapters from pages
 that open with a heading line: `CHAPTER IV`, `BOOK TWO`, `PREFACE`, a roman numeral alone or before
-a title (`XII.`, `II. THE RED-HEADED LEAGUE`).
+a title (`XII.`, `II. THE RED-HEADED LEAGUE`), or with text set larger than the book's body text.
+Where the PDF sets its headings larger, a heading line in the body's size is text, not a heading.
 """
 
 from __future__ import annotations
