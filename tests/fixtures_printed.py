@@ -51,6 +51,7 @@ def write_printed_pdf(
     title: str | None = BOOK_TITLE,
     first_line: str | None = None,
     contents_titles: Sequence[str] | None = None,
+    numbered_heads: bool = False,
 ) -> Printed:
     """A book of `chapters` (numbering, title) of `pages_per_chapter` pages each, after a title page, a
     copyright page, a contents page (with `contents`) and a dedication page.
@@ -122,6 +123,9 @@ def write_printed_pdf(
                 pdf.set_xy(pdf.l_margin, 8)
                 pdf.set_font("Helvetica", "I", 8)
                 pdf.cell(pdf.epw, 5, BOOK_TITLE if number % 2 == 0 else name, align="C")
+                if numbered_heads:
+                    pdf.set_xy(pdf.l_margin, 8)
+                    pdf.cell(pdf.epw, 5, str(number), align="L" if number % 2 == 0 else "R")
                 pdf.set_y(pdf.t_margin)
             pdf.set_font("Helvetica", size=10)
             if first_line and sheet:

@@ -109,6 +109,16 @@ def test_printed_numbers_label_pages_without_page_labels(tmp_path: Path, footer:
     assert book.pages[1].text == "First printed for the tests. No rights reserved."  # its "ii" is gone
 
 
+def test_page_numbers_inside_the_running_heads_label_the_pages(tmp_path: Path) -> None:
+    # pypdf gives "Adventures Underground2": the number at the head's outer end, glued to the title.
+    path = tmp_path / "heads.pdf"
+    printed = write_printed_pdf(path, page_labels=False, footer=None, numbered_heads=True)
+    book = PdfExtractor().extract(printed.path)
+    assert [p.label for p in book.pages] == LABELS
+    assert chapters(book) == list(zip(TITLES, printed.starts, strict=True))
+    assert_clean(book)
+
+
 def test_contents_numbers_resolve_without_labels_or_footers(tmp_path: Path) -> None:
     printed = write_printed_pdf(tmp_path / "bare.pdf", page_labels=False, footer=None, running_heads=False)
     book = PdfExtractor().extract(printed.path)

@@ -31,6 +31,9 @@ _NUMBER = r"(\d{1,4}|[ivxlcdm]{1,8})"
 _ALONE = re.compile(rf"^[\s\-–—\[\](|.•·*]*(?:page\s+|p\.\s*)?{_NUMBER}[\s\-–—\[\])|.•·*]*$", re.IGNORECASE)
 _LEADING = re.compile(rf"^{_NUMBER}\s+(\S.*)$", re.IGNORECASE)
 _TRAILING = re.compile(rf"^(.*\S)\s+{_NUMBER}$", re.IGNORECASE)
+_GLUED_LEADING = re.compile(r"^(\d{1,4})([^\W\d_].*)$")
+_GLUED_TRAILING = re.compile(r"^(.*[^\W\d_])(\d{1,4})$")
+"""A number and a running head drawn apart on one line can come out of the PDF with no space between."""
 _TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
 _ROMAN = re.compile(r"^m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$")
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
@@ -115,6 +118,10 @@ def _candidates(page: int, lines: Sequence[str]) -> list[_Printed]:
         elif (match := _LEADING.match(line)) and any(ch.isalpha() for ch in match.group(2)):
             number, rest = match.group(1), match.group(2)
         elif (match := _TRAILING.match(line)) and any(ch.isalpha() for ch in match.group(1)):
+            number, rest = match.group(2), match.group(1)
+        elif match := _GLUED_LEADING.match(line):
+            number, rest = match.group(1), match.group(2)
+        elif match := _GLUED_TRAILING.match(line):
             number, rest = match.group(2), match.group(1)
         else:
             continue
