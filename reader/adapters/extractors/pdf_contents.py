@@ -49,8 +49,7 @@ _LAST_WORD = re.compile(r"^(?P<leader>.*?[.·…_]{2,})?(?P<page>\d{1,4}|[ivxlcd
 _LEADER = " .·…_-–—"
 _OUTER = re.compile(rf"^(?:{'|'.join(OUTER_HEADINGS)})\b", re.IGNORECASE)
 _NUMBERING = re.compile(
-    r"^(?P<numbering>(?:(?:chapter|book|part|volume|letter|stave|act|scene|canto|section)\s+)?"
-    r"(?:[ivxlcdm]+|\d{1,3})\b\.?)\s*(?P<title>.*)$",
+    rf"^(?P<numbering>(?:(?:{'|'.join(NUMBERED_HEADINGS)})\s+)?(?:[ivxlcdm]+|\d{{1,3}})\b\.?)\s*(?P<title>.*)$",
     re.IGNORECASE,
 )
 
