@@ -38,6 +38,7 @@ FONT_FILES = {"": "DejaVuSerif.ttf", "B": "DejaVuSerif-Bold.ttf", "I": "DejaVuSe
 TUNING = ("the-time-machine", "moby-dick", "the-hound-of-the-baskervilles", "heidi")
 CHECKING = ("dubliners", "anne-of-green-gables", "the-wind-in-the-willows", "pygmalion")
 LEAKS_SHOWN = False
+_PAGE_NUMBER = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,8})$")
 _PARAGRAPHS = re.compile(r"\n\s*\n")
 _NUMBERING = re.compile(
     r"^\W*(?:(?:chapter|book|part|volume|act|scene|stave|letter)\s+)?"
@@ -195,7 +196,13 @@ def _new_pdf(book_class: Any, family: str, fonts: dict[str, Path] | None) -> Any
 
 
 def make_pdf_from_epub(
-    epub: Path, out: Path, *, page_labels: bool = True, running_heads: bool = True, contents: bool = True
+    epub: Path,
+    out: Path,
+    *,
+    page_labels: bool = True,
+    running_heads: bool = True,
+    contents: bool = True,
+    alternate: bool = False,
 ) -> list[str]:
     """Print an EPUB's story as a PDF without an outline; returns the story chapter titles it printed.
 
@@ -203,6 +210,8 @@ def make_pdf_from_epub(
     under a larger heading, running heads (book title on even pages, chapter title on odd ones) and
     page numbers in the footer with `running_heads`, and /PageLabels i, ii... then 1, 2... with
     `page_labels`. Without `contents`, no contents page: the headings alone show the chapters.
+    The `alternate` layout prints the page number at the outer end of the running head (no footer),
+    a chapter's numbering on a line above its title, and dotted leaders in the contents.
     """
     from pypdf import PdfReader, PdfWriter
 
@@ -219,10 +228,13 @@ def make_pdf_from_epub(
         pdf.set_y(8)
         text = title if pdf.page_no() % 2 == 0 else state["chapter"]
         pdf.cell(0, 5, printable(text), align="C")
+        if alternate:
+            pdf.set_x(pdf.l_margin)
+            pdf.cell(0, 5, str(pdf.page_no()), align="L" if pdf.page_no() % 2 == 0 else "R")
         pdf.set_y(pdf.t_margin)
 
     def story_foot(pdf: Any) -> None:
-        if not running_heads:
+        if not running_heads or alternate:
             return
         pdf.set_y(-12)
         pdf.set_font(family, "", 9)
@@ -236,7 +248,12 @@ def make_pdf_from_epub(
         starts.append(story.page_no())
         story.set_y(40)
         story.set_font(family, "B", 15 if chapter.level == 0 else 13)
-        story.multi_cell(0, 8, printable(chapter.title), align="C", new_x="LMARGIN", new_y="NEXT")
+        numbering = _NUMBERING.match(chapter.title) if alternate else None
+        lines = (
+            [numbering.group(0).strip(), chapter.title[numbering.end() :]] if numbering else [chapter.title]
+        )
+        for line in filter(None, lines):
+            story.multi_cell(0, 8, printable(line), align="C", new_x="LMARGIN", new_y="NEXT")
         story.ln(8)
         state["opening"] = False
         story.set_font(family, "", 10)
@@ -253,6 +270,7 @@ def make_pdf_from_epub(
         chapters if contents else [],
         starts,
         running_heads,
+        "..... " if alternate else "",
     )
     with tempfile.TemporaryDirectory() as folder:
         front_path, story_path = Path(folder) / "front.pdf", Path(folder) / "story.pdf"
@@ -283,6 +301,7 @@ def _front_matter(
     chapters: Sequence[StoryChapter],
     starts: Sequence[int],
     running_heads: bool,
+    leader: str = "",
 ) -> Any:
     """The title page, the copyright page and the contents pages (numbered in roman in the footer)."""
     pdf = _new_pdf(book_class, family, fonts)
@@ -313,7 +332,7 @@ def _front_matter(
     pdf.cell(0, 10, "Contents", align="C", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)
     pdf.set_font(family, "", 9)
-    number_width = 12
+    number_width = 24 if leader else 12
     for chapter, start in zip(chapters, starts, strict=False):
         indent = 6 if chapter.level else 0
         width = pdf.epw - number_width - indent
@@ -325,7 +344,7 @@ def _front_matter(
         pdf.multi_cell(width, 5, printable(chapter.title), new_x="LMARGIN", new_y="NEXT")
         bottom = pdf.y
         pdf.set_xy(pdf.l_margin + pdf.epw - number_width, bottom - 5)
-        pdf.cell(number_width, 5, str(start), align="R")
+        pdf.cell(number_width, 5, f"{leader}{start}", align="R")
         pdf.set_xy(pdf.l_margin, max(bottom, top + 5) + 1)
     return pdf
 
@@ -415,7 +434,7 @@ def _leaks(pdf: Path, texts: Sequence[str], chapters: Sequence[Any], running_hea
         if number < first or not lines or not text:
             continue
         head = number not in openings and text.startswith(" ".join(lines[:2]))
-        foot = lines[-1].isalnum() and len(lines[-1]) <= 6 and text.endswith(f" {lines[-1]}")
+        foot = bool(_PAGE_NUMBER.match(lines[-1])) and text.endswith(f" {lines[-1]}")
         if head or foot:
             leaked += 1
             if LEAKS_SHOWN:
@@ -452,6 +471,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-labels", action="store_true", help="leave /PageLabels out")
     parser.add_argument("--no-heads", action="store_true", help="no running heads or footers")
     parser.add_argument("--no-contents", action="store_true", help="no contents page")
+    parser.add_argument(
+        "--alternate", action="store_true", help="numbers in the heads, split headings, leaders"
+    )
     parser.add_argument("--only", nargs="*", default=None, help="book slugs to run")
     parser.add_argument("--reuse", action="store_true", help="reuse PDFs already built in --workdir")
     parser.add_argument("--show-leaks", action="store_true", help="print the pages that leak")
@@ -488,6 +510,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         page_labels=not args.no_labels,
                         running_heads=not args.no_heads,
                         contents=not args.no_contents,
+                        alternate=args.alternate,
                     )
                     saved.write_text(json.dumps(reference))
                     built = time.perf_counter() - started
