@@ -8,8 +8,10 @@ outline, so the extractor has to find the chapters from the printed pages.
 
 Run as a script, it builds PDFs of the EPUBs in ../shared/books/wide and prints, per PDF: the
 reference chapters found (same title, case, numbering and punctuation ignored), false chapters,
-pages where a running head or page number leaked into the text, the story's first page, and the time
-spent finding structure against the whole extraction. Books are split into a tuning half and a
+pages where a running head or page number leaked into the text, pages whose label is not the number
+printed on them (i, ii... then 1, 2...; without /PageLabels the labels come from the printed numbers),
+the story's first page found (and where the first chapter is), and the time spent finding structure
+against the whole extraction. Books are split into a tuning half and a
 checking half, reported separately.
 
 Usage: python benchmarks/structure_pdfs.py [--books DIR] [--workdir DIR] [--no-labels] [--no-heads]
@@ -361,6 +363,7 @@ class Figures:
     found: int
     false: int
     leaked_pages: int
+    wrong_labels: int
     story_first: int
     expected_first: int
     structure_s: float
@@ -400,8 +403,12 @@ def measure(name: str, pdf: Path, reference: list[str], running_heads: bool = Tr
     chapters = chapter_ranges(book.chapters, len(texts))
     story = find_story_pages(texts, chapters, book.title)
     expected_first = _first_chapter_page(pdf, reference[0]) if reference else 0
+    front = max(0, expected_first - 1)
+    printed = [_roman(n) for n in range(1, front + 1)] + [str(n) for n in range(1, len(texts) - front + 1)]
+    wrong = sum(1 for page, label in zip(book.pages, printed, strict=True) if page.label != label)
     return Figures(
-        name, len(reference), len(reference) - len(missed), len(extra), _leaks(pdf, texts, book.chapters, running_heads),
+        name, len(reference), len(reference) - len(missed), len(extra),
+        _leaks(pdf, texts, book.chapters, running_heads), wrong,
         story.first, expected_first, spent[0], total, missed, extra,
     )  # fmt: skip
 
@@ -445,11 +452,12 @@ def _leaks(pdf: Path, texts: Sequence[str], chapters: Sequence[Any], running_hea
 def report(title: str, rows: list[Figures]) -> None:
     print(f"\n{title}")
     print(
-        f"{'book':32} {'found':>9} {'false':>6} {'leaks':>6} {'story p.1':>10} {'structure':>10} {'total':>8}"
+        f"{'book':32} {'found':>9} {'false':>6} {'leaks':>6} {'labels':>7} {'story p.1':>10} {'structure':>10} {'total':>8}"
     )
     for row in rows:
         print(
             f"{row.name:32} {row.found:>4}/{row.reference:<4} {row.false:>6} {row.leaked_pages:>6} "
+            f"{row.wrong_labels:>7} "
             f"{row.story_first:>4} ({row.expected_first:>3}) {row.structure_s * 1000:>8.0f}ms {row.total_s:>7.2f}s"
         )
         if row.missed:
