@@ -150,9 +150,9 @@ def test_worker_processes_give_the_same_book_and_leave_no_process(
     in_process: list[int] = []
     original = pdf_module.extract_in_process
 
-    def spy(reader, indexes, texts, report, measures=None):  # type: ignore[no-untyped-def]
+    def spy(reader, indexes, texts, report, measures=None, fonts=None):  # type: ignore[no-untyped-def]
         in_process.extend(indexes)
-        original(reader, indexes, texts, report, measures)
+        original(reader, indexes, texts, report, measures, fonts)
 
     monkeypatch.setattr(pdf_module, "extract_in_process", spy)
     before = child_pids()

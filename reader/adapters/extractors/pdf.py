@@ -1,4 +1,4 @@
-"""PDF books with pypdf: physical pages, printed labels, outline chapters, metadata."""
+"""PDF books with pypdf: physical pages, printed labels, chapters (outline, else printed), metadata."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from reader.adapters.extractors.common import (
     title_from_filename,
 )
 from reader.adapters.extractors.pdf_pages import (
+    PageFontSizes,
     PageMeasures,
     PageTexts,
     extract_in_process,
@@ -26,7 +27,9 @@ from reader.adapters.extractors.pdf_pages import (
     quiet_pypdf,
     usable_cpus,
 )
+from reader.adapters.extractors.pdf_structure import find_structure
 from reader.adapters.extractors.pdf_visuals import Measured
+from reader.adapters.extractors.text_cleanup import normalize_text
 from reader.domain.errors import EncryptedBookError, ExtractionError
 from reader.domain.extracted import ExtractedBook, ExtractedChapter, ExtractedPage
 from reader.domain.models import NO_VISUALS, PageVisuals
@@ -59,15 +62,29 @@ class PdfExtractor:
             reader, used_password = open_reader(path, handle, password)
             count = page_count(path, reader)
             measures: PageMeasures | None = [None] * count if self.measure_visuals else None
-            texts = self._texts(path, reader, used_password, count, progress, measures)
+            fonts: PageFontSizes = [None] * count
+            raw = self._texts(path, reader, used_password, count, progress, measures, fonts)
             labels = page_labels(reader, count)
             chapters, skipped = outline_chapters(reader, count)
             title, author, language = metadata(reader)
+            structure = find_structure(
+                raw,
+                labels,
+                declared_labels=declares_labels(reader),
+                outline=chapters,
+                title=title,
+                fonts=fonts,
+            )
+        labels, chapters = structure.labels, structure.chapters
+        texts = [
+            None if text is None else normalize_text("\n".join(lines))
+            for text, lines in zip(raw, structure.lines, strict=True)
+        ]
         pages = [
             ExtractedPage(label, text or "", page_visuals(measures[i] if measures else None, text or ""))
             for i, (label, text) in enumerate(zip(labels, texts, strict=True))
         ]
-        warnings = page_warnings(texts, labels)
+        warnings = page_warnings([None if text is None else text.strip() for text in raw], labels)
         if skipped:
             entries = plural(skipped, "outline entry", "outline entries")
             warnings.append(f"Left out {entries} pointing to no page of this file.")
@@ -90,6 +107,7 @@ class PdfExtractor:
         count: int,
         progress: ProgressCallback | None,
         measures: PageMeasures | None = None,
+        fonts: PageFontSizes | None = None,
     ) -> PageTexts:
         texts: PageTexts = [None] * count
         done = [False] * count
@@ -106,9 +124,9 @@ class PdfExtractor:
         workers = min(self.workers, usable_cpus())
         if workers >= 2 and count > self.parallel_threshold:
             # Pages a failed worker did not deliver are read below, in this process.
-            extract_in_workers(path.resolve(), password, count, workers, texts, done, report, measures)
+            extract_in_workers(path.resolve(), password, count, workers, texts, done, report, measures, fonts)
         missing = [i for i in range(count) if not done[i]]
-        extract_in_process(reader, missing, texts, report, measures)
+        extract_in_process(reader, missing, texts, report, measures, fonts)
         return texts
 
 
@@ -189,6 +207,14 @@ def page_labels(reader: PdfReader, count: int) -> list[str]:
     if len(labels) != count:
         labels = []
     return [labels[i] if labels and labels[i] else str(i + 1) for i in range(count)]
+
+
+def declares_labels(reader: PdfReader) -> bool:
+    """Whether the PDF has a /PageLabels tree (else its labels are plain page numbers)."""
+    try:
+        return "/PageLabels" in reader.root_object
+    except Exception:  # a broken catalog: no labels of its own
+        return False
 
 
 def outline_chapters(reader: PdfReader, count: int) -> tuple[list[ExtractedChapter], int]:

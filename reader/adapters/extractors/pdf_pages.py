@@ -13,17 +13,20 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from pypdf import PdfReader
 
+from reader.adapters.extractors.pdf_fonts import FontMeter, PageFonts
 from reader.adapters.extractors.pdf_visuals import Measured, PageVisualsMeter
 from reader.adapters.extractors.text_cleanup import normalize_text
 
 PageTexts = list[str | None]
-"""Clean text per page; None where the page could not be read."""
+"""Text per page as pypdf lays it out in lines; None where the page could not be read."""
 PageMeasures = list[Measured | None]
 """Visual measurements per page; None where they were not taken or the page could not be read."""
+PageFontSizes = list[PageFonts | None]
+"""Font sizes per page; None where the page could not be read."""
 
 _PROJECT_ROOT = Path(__file__).resolve().parents[3]
 _WORKER_MODULE = "reader.adapters.extractors.pdf_pages"
@@ -45,24 +48,36 @@ def quiet_pypdf() -> Iterator[None]:
 
 def page_text(reader: PdfReader, index: int) -> str | None:
     """The clean text of one page ('' when it has no text layer, None when it cannot be read)."""
-    return page_content(reader, index, measure=False)[0]
+    text = page_content(reader, index, measure=False).text
+    return None if text is None else normalize_text(text)
 
 
-def page_content(reader: PdfReader, index: int, *, measure: bool) -> tuple[str | None, Measured | None]:
-    """One page's clean text and, with `measure`, its visuals, from a single pass over its content."""
+class PageRead(NamedTuple):
+    """One page as read: its text in lines (None when unreadable), visuals and font sizes."""
+
+    text: str | None
+    measured: Measured | None
+    fonts: PageFonts | None
+
+
+def page_content(reader: PdfReader, index: int, *, measure: bool) -> PageRead:
+    """One page's text in lines, its font sizes and, with `measure`, its visuals, from a single pass."""
+    fonts = FontMeter()
     try:
         page = reader.pages[index]
         meter = _meter(page) if measure else None
         if meter is None:
-            return normalize_text(page.extract_text() or ""), None
-        text = page.extract_text(visitor_operand_before=meter.before, visitor_operand_after=meter.after)
+            return PageRead(page.extract_text(visitor_text=fonts.visit) or "", None, fonts.result())
+        text = page.extract_text(
+            visitor_operand_before=meter.before, visitor_operand_after=meter.after, visitor_text=fonts.visit
+        )
     except Exception:  # any failure inside pypdf leaves this one page blank
-        return None, None
+        return PageRead(None, None, None)
     try:
         measured = meter.result()
     except Exception:  # noqa: BLE001 - the measurements are a bonus; the text is what counts
         measured = None
-    return normalize_text(text or ""), measured
+    return PageRead(text or "", measured, fonts.result())
 
 
 def _meter(page: Any) -> PageVisualsMeter | None:
@@ -79,12 +94,16 @@ def extract_in_process(
     texts: PageTexts,
     report: Callable[[int], None],
     measures: PageMeasures | None = None,
+    fonts: PageFontSizes | None = None,
 ) -> None:
-    """Fill `texts` (and `measures`, when given) for the given page indexes with this process's reader."""
+    """Fill `texts` (and `measures` and `fonts`, when given) for the given page indexes with this process's reader."""
     for index in indexes:
-        texts[index], measured = page_content(reader, index, measure=measures is not None)
+        read = page_content(reader, index, measure=measures is not None)
+        texts[index] = read.text
         if measures is not None:
-            measures[index] = measured
+            measures[index] = read.measured
+        if fonts is not None:
+            fonts[index] = read.fonts
         report(1)
 
 
@@ -119,16 +138,19 @@ def _start_worker(job: dict[str, Any], stderr: IO[bytes]) -> subprocess.Popen[by
     return process
 
 
-Event = tuple[int, str | None, Measured | None]
+Event = tuple[int, PageRead]
 
 
 def _pump(process: subprocess.Popen[bytes], events: queue.Queue[Event | None]) -> None:
-    """Forward a worker's (index, text, measurements) lines to the queue; None when it stops."""
+    """Forward a worker's (index, text, measurements, font sizes) lines to the queue; None when it stops."""
     assert process.stdout is not None
     try:
         for line in process.stdout:
             record = json.loads(line)
-            events.put((int(record["i"]), record["t"], Measured.from_json(record.get("v"))))
+            read = PageRead(
+                record["t"], Measured.from_json(record.get("v")), PageFonts.from_json(record.get("f"))
+            )
+            events.put((int(record["i"]), read))
     except (ValueError, KeyError, TypeError, OSError):
         pass
     finally:
@@ -144,8 +166,9 @@ def extract_in_workers(
     done: list[bool],
     report: Callable[[int], None],
     measures: PageMeasures | None = None,
+    fonts: PageFontSizes | None = None,
 ) -> None:
-    """Fill `texts` (and `measures`, when given) from `workers` processes, each reading a range of pages.
+    """Fill `texts` (and `measures` and `fonts`, when given) from `workers` processes, each reading a range of pages.
 
     Pages received are marked in `done`; the caller reads any others itself (a worker that fails to start
     or dies is only logged). Exceptions from `report` propagate. Every worker is gone on return.
@@ -180,11 +203,13 @@ def extract_in_workers(
                 if event is None:
                     running -= 1
                     continue
-                index, text, measured = event
+                index, read = event
                 if 0 <= index < count and not done[index]:
-                    texts[index], done[index] = text, True
+                    texts[index], done[index] = read.text, True
                     if measures is not None:
-                        measures[index] = measured
+                        measures[index] = read.measured
+                    if fonts is not None:
+                        fonts[index] = read.fonts
                     report(1)
         finally:
             for process in processes:
@@ -209,10 +234,12 @@ def _worker_main() -> None:
         if reader.is_encrypted:
             reader.decrypt(job["password"] or "")
         for index in range(job["start"], job["stop"]):
-            text, measured = page_content(reader, index, measure=bool(job.get("measure")))
-            record: dict[str, Any] = {"i": index, "t": text}
-            if measured is not None:
-                record["v"] = measured.to_json()
+            read = page_content(reader, index, measure=bool(job.get("measure")))
+            record: dict[str, Any] = {"i": index, "t": read.text}
+            if read.measured is not None:
+                record["v"] = read.measured.to_json()
+            if read.fonts is not None:
+                record["f"] = read.fonts.to_json()
             out.write(json.dumps(record) + "\n")
             out.flush()
 
