@@ -224,3 +224,39 @@ def test_a_title_word_after_a_first_name_is_a_surname_and_two_marys_stay_apart()
     king = _entry(concepts, "Mary King")
     assert king.kind == "person" and _names(king) == {"Mary King"}
     assert "Mary King" not in _names(_entry(concepts, "Mary Bennet"))
+
+
+def test_a_titled_hero_who_acts_is_a_person_and_a_king_of_his_name_is_another() -> None:
+    sentences = [
+        "The old sermon told of King Ahab, who was a wicked man.",
+        "Our captain was Captain Ahab, and he paced the deck all night.",
+        "Captain Ahab said that the whale would be found.",
+        "At the other end of the boat Ahab, with one arm raised, gave the sign.",
+        "Ahab stood on the deck and watched the sea.",
+        "Stubb laughed, but Ahab cried that the ship must sail.",
+        "The crew feared Ahab, and Stubb said so.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    captain = _entry(concepts, "Captain Ahab")
+    assert "Ahab" in _names(captain)
+    assert "King Ahab" not in _names(captain)  # two titles, two men: nothing in the book joins them
+    assert captain.kind == "person"  # "the boat Ahab" once does not make him a vessel
+
+
+def test_a_name_found_only_after_prepositions_is_a_place_and_an_owners_name_is_not() -> None:
+    sentences = [
+        "Ishmael went to sea with the whalers of Nantucket.",
+        "The old settlers of Nantucket were Quakers.",
+        "The ship sailed out of Nantucket in the winter.",
+        "He had read the history of Nantucket, and he knew it well.",
+        "Ishmael said that he had never been at Nantucket before.",
+        "The adjutant galloped to Claparede's division with the order.",
+        "The guns fell silent in front of Claparede's men.",
+        "The troops of Claparede's corps stood firm.",
+        "Ishmael thought of the sea and said nothing.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    assert _entry(concepts, "Nantucket").kind == "place"  # "of" and "at", never acting: somewhere
+    assert (
+        _entry(concepts, "Claparede").kind == "person"
+    )  # "to Claparede's division": the division is somewhere

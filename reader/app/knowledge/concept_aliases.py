@@ -131,6 +131,10 @@ ADDRESS_TITLES = {"Mister": "Mr."}
 
 
 ADDRESSED = frozenset(ADDRESS_TITLES.get(t, t) for t in MALE_TITLES | FEMALE_TITLES)
+SOVEREIGNS = frozenset("King Queen Emperor Empress Tsar Tsarina".split())
+"""Titles of a sex that no one bears beside a lesser rank: "King Ahab" and "Captain Ahab" are two
+men unless the book joins them (a full name written with both); "General Bennigsen" may be
+"Count Bennigsen"."""
 
 
 def address(titles: Iterable[str]) -> frozenset[str]:
@@ -329,7 +333,11 @@ def group_names(
         identity = (word, kind[0])
         home = titled_homes.get(identity)
         if home is None and not address(form.titles):
-            by_sex = [i for (w, title), i in titled_homes.items() if w == word and title in ADDRESSED]
+            by_sex = [
+                i
+                for (w, title), i in titled_homes.items()
+                if w == word and title in ADDRESSED and title not in SOVEREIGNS
+            ]
             if len(by_sex) == 1 and not beside(key, by_sex[0]):
                 home = titled_homes[identity] = by_sex[0]
         if home is None:

@@ -574,8 +574,9 @@ def _name_concepts(
 
     text, page_starts = book.text, book.starts
 
-    def read(key: str, mention: tuple[int, int, bool]) -> tuple[tuple[str, ...], str, bool]:
-        """The words before and after a mention, and whether "the" precedes it."""
+    def read(key: str, mention: tuple[int, int, bool]) -> tuple[tuple[str, ...], str, bool, bool]:
+        """The words before and after a mention, whether "the" precedes it, and whether it ends in
+        a possessive ("Claparède's")."""
         start, end, the = mention
         found = contexts.get(start)
         if found is None:
@@ -592,7 +593,8 @@ def _name_concepts(
                 the_before[key] += bool(found[0]) and found[0][-1] == "the"
             contexts[start] = found
         previous, following = found
-        return previous, following, the or (bool(previous) and previous[-1] == "the")
+        possessive = text[end - 2 : end] in ("'s", "’s") or text[end - 1 : end] in ("'", "’")
+        return previous, following, the or (bool(previous) and previous[-1] == "the"), possessive
 
     concepts: list[ExtractedConcept] = []
     for index, cluster in enumerate(clusters):

@@ -105,13 +105,22 @@ class Cues:
     locative: int = 0
     the: int = 0
     talk: int = 0
-    vessel: bool = False
+    vessel: int = 0
+    """Mentions right after a vessel word ("the schooner Hesperus", but also "the end of the boat Ahab")."""
+    of: int = 0
+    """Mentions right after "of" ("the settlers of Nantucket", "doubloons of Peru")."""
+
+
+OF_PLACE_SHARE = 0.4
+"""The share of a name's mentions after a preposition, "of" included, from which a name that never
+speaks, acts or bears a title is a place ("the settlers of Nantucket", "off Peru"). Higher than for
+the other prepositions alone: people are "of" too ("the death of Bazdeev")."""
 
 
 def kind_of(cues: Cues, core_length: int) -> str:
     """person, place or term from the cues of every mention of a concept."""
     total = max(1, cues.total)
-    if cues.vessel:
+    if cues.vessel > cues.titles + cues.talk:  # a vessel, unless it bears titles or talks more often
         return "term"
     if cues.organisation and cues.organisation >= cues.place_words:
         return "term"
@@ -125,6 +134,8 @@ def kind_of(cues: Cues, core_length: int) -> str:
         return "place" if cues.locative >= 0.3 * total else "term"
     if cues.locative >= 0.3 * total and cues.locative > cues.speech:
         return "place"
+    if cues.locative and not (cues.speech or cues.talk) and cues.locative + cues.of >= OF_PLACE_SHARE * total:
+        return "place"  # "sailed out of Nantucket", "off Peru": somewhere, never someone who acts
     return "person"
 
 
@@ -148,12 +159,14 @@ def lands_and_peoples(words: set[str]) -> tuple[set[str], set[str]]:
 
 
 def cues_of(
-    mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool]], surnames: Collection[str] = ()
+    mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool, bool]],
+    surnames: Collection[str] = (),
 ) -> Cues:
-    """Cues from mentions given as (tokens, words before, word after, preceded by "the"); for
-    `surnames` see `is_place_name`."""
+    """Cues from mentions given as (tokens, words before, word after, preceded by "the", possessive);
+    for `surnames` see `is_place_name`. A preposition before a possessive governs what is owned ("to
+    Claparède's division"), so it says nothing of the name."""
     cues = Cues()
-    for tokens, previous, following, the in mentions:
+    for tokens, previous, following, the, possessive in mentions:
         cues.total += 1
         last = bare(tokens[-1]).lower()
         place = is_place_name(tokens, surnames)
@@ -176,7 +189,12 @@ def cues_of(
         if len(previous) > 1 and previous[-1] == "of" and previous[-2] in SETTLEMENT_WORDS:
             cues.place_words += 1  # "the village of Grimpen", "the town of Hunsford"
         if previous and previous[-1] in VESSEL_WORDS:
-            cues.vessel = True
+            cues.vessel += 1
+        cues.the += the
+        if possessive:
+            continue
+        if previous and previous[-1] == "of":
+            cues.of += 1
         preposition = previous[:-1] if previous and previous[-1] == "the" else previous
         if len(preposition) > 1 and preposition[-1] in ("to", "from") and preposition[-2] in DATIVE_VERBS:
             cues.speech += 1  # "wrote to Hildesheim", "said to the Knave": someone, not somewhere
@@ -185,5 +203,4 @@ def cues_of(
             or (previous[-1] == "the" and len(previous) > 1 and previous[-2] in LOCATIVE)
         ):
             cues.locative += 1
-        cues.the += the
     return cues
