@@ -67,24 +67,33 @@ class PagePassage:
 
 
 def _stem(word: str) -> str:
-    """A light suffix strip, the same for questions and pages: "cried" and "cries" give "cri"."""
-    for suffix in ("ingly", "edly", "ness", "ing", "ies", "ied", "ed", "es", "ly", "s", "y", "e"):
+    """A light suffix strip, the same for questions and pages: "cried", "cries" and "crying" give "cri"
+    or "cry"; "happy" gives "happi"; "running" gives "run"."""
+    for suffix in ("ingly", "edly", "ness", "ing", "ies", "ied", "ed", "es", "ly", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
-        word = word[:-1]  # running -> runn -> run
+            base = word[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                return base + "i"
+            doubled = len(base) > 3 and base[-1] == base[-2] and base[-1] not in "aeiouls"
+            return base[:-1] if doubled and suffix in ("ing", "ed", "ingly", "edly") else base
+    if len(word) > 3 and word[-1] in "ye":
+        return word[:-1] + ("i" if word[-1] == "y" else "")
     return word
+
+
+_Y_FORMS = "(?:y|ies|ied|ying|ier|iest|ily|iness|iful)"
+_FORMS = "(?:{last}?(?:ing|ed|er|ers|est)|e|es|s|ed|d|er|ers|ly|ness|ful|ment|y)?"
 
 
 def term_pattern(word: str) -> str:
     """A regex for a word's inflected forms: its light stem plus a common ending."""
     word = word.lower()
     stem = _stem(word)
-    if not stem.isalnum() or len(stem) < 3:
+    if not stem.isalpha() or len(stem) < 3:
         return re.escape(word) + r"(?:s|es)?"
-    last = re.escape(stem[-1])
-    return re.escape(stem) + rf"(?:{last}?(?:ing|ed|er|ers|est)|ies|ied|ier|iest|ily|iness|y|e|es|s|ed|d|ly|ness|ful|ment)?"
+    if stem[-1] in "iy":
+        return re.escape(stem[:-1]) + _Y_FORMS
+    return re.escape(stem) + _FORMS.format(last=re.escape(stem[-1]))
 
 
 def sentence_bounds(text: str) -> list[int]:
@@ -95,7 +104,9 @@ def sentence_bounds(text: str) -> list[int]:
 def _scan_prefix(word: str) -> str:
     """What every form `term_pattern` accepts starts with ("cri" for "cried": "cry" starts with "cr")."""
     stem = _stem(word)
-    return stem[:-1] if len(stem) >= 4 else (stem if len(stem) >= 3 else word)
+    if not stem.isalpha() or len(stem) < 3:
+        return word
+    return stem[:-1] if stem[-1] in "iy" else stem
 
 
 class _Matcher:

@@ -15,6 +15,7 @@ from reader.domain.models import Chapter
 MAX_ALIASES = 4
 """Other name words added for one question word."""
 _CHAPTER = re.compile(r"\b(?:chapter|chap\.?|part|book|story|tale)\s+(\d+|[ivxlcdm]+)\b", re.IGNORECASE)
+_NUMBERING = re.compile(r"^(?:(?:chapter|part|book|stave|letter|story)\s+)?(?:\d+|[ivxlcdm]+)\b[.:)\s-]*", re.IGNORECASE)
 _NAME_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 
@@ -59,8 +60,9 @@ def named_chapter(question: str, chapters: Sequence[Chapter]) -> tuple[int, int]
     title of two words or more written out in it."""
     lowered = " ".join(question.lower().split())
     for chapter in chapters:
-        title = " ".join(chapter.title.lower().split())
-        if len(title.split()) >= 2 and len(title) >= 8 and re.search(rf"(?<!\w){re.escape(title)}(?!\w)", lowered):
+        title = _NUMBERING.sub("", " ".join(chapter.title.lower().split())).strip()
+        words = [w for w in title.split() if w not in ("the", "a", "an")]
+        if len(words) >= 2 and len(title) >= 8 and re.search(rf"(?<!\w){re.escape(title)}(?!\w)", lowered):
             return chapter.start_page, chapter.end_page
     match = _CHAPTER.search(question)
     if match is None:
