@@ -32,15 +32,16 @@ class Weights:
     """Per weighted word on the page outside its best window."""
     chapter: float = 0.25
     """Per weighted word the page's chapter holds among the candidates (normalised)."""
-    bm25: float = 0.3
+    bm25: float = 0.8
     """The best chunk's bm25 over the best page's."""
-    recent: float = 0.0
-    """Boost of the reader's own page, fading with distance (reader's page 1 + recent)."""
-    recent_pages: float = 3.0
+    recent: float = 0.3
+    """Boost of the reader's own page, fading with distance (reader's page 1 + recent): readers ask
+    most about what they have just read (FairytaleQA train, reader on the answer's page: R@1 0.77 ->
+    0.88; ten pages on: 0.69 -> 0.68)."""
+    recent_pages: float = 1.0
     """Pages over which the boost falls to 1/e."""
     same_chapter: float = 0.0
     """Boost of pages in the chapter the reader is in."""
-    mix: bool = False
 
 
 WEIGHTS = Weights()
@@ -163,7 +164,7 @@ def rank_pages(
     current_page: int,
     chapter_of: Callable[[int], int] = lambda page: 0,
     weights: Weights = WEIGHTS,
-    rarity: Sequence[float] | None = None,
+    rarity: Sequence[float] = (),
     depth: int = 30,
 ) -> list[PagePassage]:
     """The best `depth` pages of `pool` (chunks that matched), best first, one passage each (pages that
@@ -188,8 +189,8 @@ def rank_pages(
             holders[index].add(page.number)
     count = len(pages)
     idf = [math.log(1.0 + (count - len(h) + 0.5) / (len(h) + 0.5)) for h in holders]
-    if rarity is not None:
-        idf = [a * b for a, b in zip(idf, rarity, strict=True)] if weights.mix else list(rarity)
+    if rarity:
+        idf = list(rarity)
     chapters: dict[int, set[int]] = {}
     for page in pages.values():
         chapters.setdefault(chapter_of(page.number), set()).update(i for _, _, i in page.found)
@@ -256,6 +257,13 @@ def _chunk_spans(page: _Page, span: tuple[int, int]) -> tuple[ScoredChunk, tuple
     while end > start and text[end - 1].isspace():
         end -= 1
     return chunk, ((start, end),) if end > start else ()
+
+
+def rarity(total: int, counts: Sequence[int]) -> list[float]:
+    """Each term's inverse document frequency among `total` chunks (empty when there are none)."""
+    if total <= 0:
+        return []
+    return [math.log(1.0 + (total - n + 0.5) / (n + 0.5)) for n in counts]
 
 
 def weighted_terms(

@@ -60,7 +60,10 @@ def named_chapter(question: str, chapters: Sequence[Chapter]) -> tuple[int, int]
     title of two words or more written out in it."""
     lowered = " ".join(question.lower().split())
     for chapter in chapters:
-        title = _NUMBERING.sub("", " ".join(chapter.title.lower().split())).strip()
+        title = " ".join(chapter.title.lower().split())
+        if title.rsplit(" ", 1)[-1] not in lowered:  # most titles end in a word the question lacks: no regex
+            continue
+        title = _NUMBERING.sub("", title).strip()
         words = [w for w in title.split() if w not in ("the", "a", "an")]
         if len(words) >= 2 and len(title) >= 8 and re.search(rf"(?<!\w){re.escape(title)}(?!\w)", lowered):
             return chapter.start_page, chapter.end_page
@@ -84,6 +87,11 @@ def _name_words(name: str) -> list[str]:
     return [w.lower() for w in _NAME_WORD.findall(name) if len(w) > 2 and w.lower() not in STOPWORDS]
 
 
+def names_someone(question: str) -> bool:
+    """Whether a word inside the question (not its first) is capitalised, as names are."""
+    return any(w[:1].isupper() and len(w) > 2 for w in _NAME_WORD.findall(question)[1:])
+
+
 def name_aliases(question: str, entries: Sequence[ConceptEntry]) -> dict[str, tuple[str, ...]]:
     """For each capitalised question word that is part of a concept's name: the words of its other
     names ("Bolkonsky" -> "andrew", "prince")."""
@@ -93,6 +101,9 @@ def name_aliases(question: str, entries: Sequence[ConceptEntry]) -> dict[str, tu
     found: dict[str, dict[str, None]] = {}
     for entry in entries:
         names = [entry.name, *entry.aliases]
+        blob = " ".join(names).lower()
+        if not any(word in blob for word in asked):
+            continue
         words = {w for name in names for w in _name_words(name)}
         for word in asked & words:
             others = found.setdefault(word, {})

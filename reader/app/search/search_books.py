@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from reader.app.search.passages import PagePassage, rank_pages, weighted_terms
+from reader.app.search.passages import PagePassage, rank_pages, rarity, weighted_terms
 from reader.app.search.question_frames import FRAME_WEIGHT, FRAME_WORDS
-from reader.app.search.question_scope import QuestionScope, question_scope
+from reader.app.search.question_scope import QuestionScope, names_someone, question_scope
 from reader.app.search.search_terms import query_terms, replace_word
 from reader.domain.errors import EmbeddingError, ReaderError
+from reader.domain.knowledge import ConceptEntry
 from reader.domain.models import Book
 from reader.domain.ports import BookRepository, ConceptRepository, EmbeddingProvider, SearchIndex, VectorStore
 from reader.domain.search import EmbeddingSpace, ScoredChunk, SearchResult
@@ -139,6 +140,8 @@ class SearchBooksUseCase:
         self.provider = provider
         self.config_hint = config_hint
         self.concepts = concepts
+        self._entries: dict[tuple[str, int], list[ConceptEntry]] = {}
+        """The concept map's entries at the last few (book, page)s searched (a page turn asks again)."""
 
     # --- public ----------------------------------------------------------------------------------
 
@@ -261,8 +264,12 @@ class SearchBooksUseCase:
     def _scope(self, book_id: str, query: str, page: int) -> QuestionScope:
         """What the book knows that bears on the question: its chapters and its people's other names."""
         chapters = self.books.chapters(book_id)
-        entries = self.concepts.visible(book_id, page) if self.concepts is not None else []
-        return question_scope(query, chapters, entries)
+        key = (book_id, page)
+        if key not in self._entries and names_someone(query):
+            if len(self._entries) >= 8:
+                self._entries.pop(next(iter(self._entries)))
+            self._entries[key] = self.concepts.visible(book_id, page) if self.concepts is not None else []
+        return question_scope(query, chapters, self._entries[key] if names_someone(query) else [])
 
     def _lexical(
         self, book_id: str, terms: list[str], scope: QuestionScope, first: int, last: int
@@ -272,7 +279,8 @@ class SearchBooksUseCase:
         weighted = weighted_terms(terms, FRAME_WORDS, FRAME_WEIGHT, scope.aliases)
         words = [t.word for t in weighted]
         pool = self.index.lexical(book_id, words, last, LEXICAL_POOL, first)
-        ranked = rank_pages(weighted, pool, last, scope.chapter_of)
+        total, counts = self.index.term_counts(book_id, words, last, first) if pool else (0, [])
+        ranked = rank_pages(weighted, pool, last, scope.chapter_of, rarity=rarity(total, counts))
         if scope.named is not None:
             named = scope.named
             boosted = [
