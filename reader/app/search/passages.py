@@ -59,11 +59,13 @@ class WeightedTerm:
 
 @dataclass(frozen=True)
 class PagePassage:
-    """A page's score and its best chunk, with the sentences that answer inside that chunk's text."""
+    """A page's score, its text that matched (its matching chunks, in order) with the sentences that
+    answer inside it, and the chunk those sentences start in."""
 
     page: int
     score: float
     chunk: ScoredChunk
+    text: str
     spans: tuple[tuple[int, int], ...]
 
 
@@ -172,7 +174,7 @@ def rank_pages(
     if not terms or not pool:
         return []
     pages: dict[int, _Page] = {}
-    for chunk in sorted(pool, key=lambda c: (c.start_page, c.chunk_id)):
+    for chunk in sorted(pool, key=_reading_order):
         pages.setdefault(chunk.start_page, _Page(chunk.start_page, [])).chunks.append(chunk)
     matcher = _Matcher(terms)
     holders: list[set[int]] = [set() for _ in terms]
@@ -220,8 +222,8 @@ def rank_pages(
         score = window + weights.page * (on_page - window)
         score += weights.chapter * whole * chapter_value[chapter_of(page.number)] / top_chapter
         score += weights.bm25 * whole * max(c.score for c in page.chunks) / top_bm25
-        chunk, local = _chunk_spans(page, spans)
-        ranked.append(PagePassage(page.number, score * _boost(page.number), chunk, local))
+        chunk = page.chunks[max(0, bisect.bisect_right(page.starts, spans[0]) - 1)]
+        ranked.append(PagePassage(page.number, score * _boost(page.number), chunk, page.text, _trimmed(page.text, spans)))
         ranked.sort(key=lambda p: (-p.score, -p.page))
     return ranked
 
@@ -245,18 +247,20 @@ def _best_window(
     return best, where
 
 
-def _chunk_spans(page: _Page, span: tuple[int, int]) -> tuple[ScoredChunk, tuple[tuple[int, int], ...]]:
-    """The chunk holding the start of the page's best window, and the window inside its text."""
-    index = max(0, bisect.bisect_right(page.starts, span[0]) - 1)
-    chunk = page.chunks[index]
-    start = span[0] - page.starts[index]
-    end = min(len(chunk.text), span[1] - page.starts[index])
-    text = chunk.text
+def _trimmed(text: str, span: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """The span without the white space at its ends (none when nothing is left)."""
+    start, end = span
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():
         end -= 1
-    return chunk, ((start, end),) if end > start else ()
+    return ((start, end),) if end > start else ()
+
+
+def _reading_order(chunk: ScoredChunk) -> tuple[int, int, str]:
+    """Page, then the chunk's number on it (ids end in their index: "…-12")."""
+    tail = chunk.chunk_id.rsplit("-", 1)[-1]
+    return chunk.start_page, int(tail) if tail.isdigit() else 0, chunk.chunk_id
 
 
 def rarity(total: int, counts: Sequence[int]) -> list[float]:

@@ -187,8 +187,8 @@ class SearchBooksUseCase:
                     correction, corrected_terms = corrected
                     passages, summaries = self._lexical(book_id, corrected_terms, scope, first, last)
         spans = {p.chunk.chunk_id: p.spans for p in passages}
-        lexical = [replace(p.chunk, score=p.score) for p in passages]
-        semantic_pages = _by_page(semantic or [], {p.page: p.chunk for p in passages})
+        lexical = [replace(p.chunk, text=p.text, score=p.score) for p in passages]
+        semantic_pages = _by_page(semantic or [], {c.start_page: c for c in lexical})
         if plan.mode == "lexical" and not summaries:
             results = [_result(hit, hit.score, ("lexical",)) for hit in lexical]
         elif plan.mode == "lexical":
