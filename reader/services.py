@@ -22,7 +22,6 @@ from reader.locations import database_path
 if TYPE_CHECKING:
     from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
     from reader.adapters.llm.litellm_chat import LitellmChatModel
-    from reader.adapters.llm.litellm_embeddings import LitellmEmbeddingProvider
     from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
     from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
     from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository

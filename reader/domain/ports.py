@@ -196,12 +196,6 @@ class ConversationRepository(Protocol):
 
     def list_for_book(self, book_id: str) -> builtins.list[Conversation]: ...
 
-    def term_counts(
-        self, book_id: str, terms: Sequence[str], current_page: int, first_page: int = 1
-    ) -> tuple[int, builtins.list[int]]:
-        """How many chunks from first_page to current_page there are, and how many of them hold each term."""
-        ...
-
     def latest(self, book_id: str) -> Conversation | None: ...
 
     def add_message(
@@ -311,6 +305,12 @@ class SearchIndex(Protocol):
         first_page: int = 1,
     ) -> builtins.list[ScoredChunk]:
         """The k nearest chunks to `vector` in `space`, nearest first (score = cosine similarity)."""
+        ...
+
+    def term_counts(
+        self, book_id: str, terms: Sequence[str], current_page: int, first_page: int = 1
+    ) -> tuple[int, builtins.list[int]]:
+        """How many chunks from first_page to current_page there are, and how many of them hold each term."""
         ...
 
     def latest(self, book_id: str, current_page: int, k: int, first_page: int = 1) -> builtins.list[ScoredChunk]:
