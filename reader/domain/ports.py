@@ -313,11 +313,6 @@ class SearchIndex(Protocol):
         """How many chunks from first_page to current_page there are, and how many of them hold each term."""
         ...
 
-    def latest(self, book_id: str, current_page: int, k: int, first_page: int = 1) -> builtins.list[ScoredChunk]:
-        """The first chunk of each of the last `k` pages from first_page to current_page, latest first
-        (score 0): what fills a search that matched fewer pages than it was asked for."""
-        ...
-
     def summaries(
         self, book_id: str, terms: Sequence[str], current_page: int, k: int, first_page: int = 1
     ) -> builtins.list[ScoredChunk]:

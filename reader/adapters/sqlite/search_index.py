@@ -183,22 +183,6 @@ class SqliteSearchIndex:
             )
         return int(row[0]), counts
 
-    def latest(self, book_id: str, current_page: int, k: int, first_page: int = 1) -> builtins.list[ScoredChunk]:
-        """The first chunk of each of the last `k` pages from first_page to current_page, latest first."""
-        if k <= 0 or current_page < max(1, first_page):
-            return []
-        rows = self.conn.execute(
-            """
-WITH hits AS (
-    SELECT min(rowid) AS rowid, 0.0 AS score FROM chunks
-    WHERE book_id = ? AND end_page <= ? AND start_page >= ?
-    GROUP BY start_page ORDER BY start_page DESC LIMIT ?
-)"""
-            + _HIT_COLUMNS.replace("ORDER BY hits.score DESC, c.chunk_index", "ORDER BY c.start_page DESC"),
-            (book_id, current_page, first_page, k, book_id, current_page, first_page),
-        ).fetchall()
-        return [_scored(row) for row in rows]
-
     def summaries(
         self, book_id: str, terms: Sequence[str], current_page: int, k: int, first_page: int = 1
     ) -> builtins.list[ScoredChunk]:

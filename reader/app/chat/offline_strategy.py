@@ -62,7 +62,7 @@ class OfflinePassagesStrategy:
             return
         known = self._concepts(context)
         result = context.tools.search_book({"query": context.question})
-        hits = [hit for hit in result.results if hit.retrievers != ("latest",)][:PASSAGES]
+        hits = list(result.results)[:PASSAGES]
         if not hits and not known:
             yield AnswerEvent(
                 f"Nothing in the pages you have read (up to p. {label}) matches that; try other words.",

@@ -180,12 +180,12 @@ class SearchBooksUseCase:
         summaries: list[ScoredChunk] = []
         scope = self._scope(book_id, query, page) if plan.mode != "semantic" else None
         if scope is not None:
-            passages, summaries = self._lexical(book_id, terms, scope, first, last)
+            passages, summaries = self._lexical(book_id, terms, scope, first, last, k)
             if not passages and not summaries:
                 corrected = self._correct(book_id, query, terms, first, last)
                 if corrected is not None:
                     correction, corrected_terms = corrected
-                    passages, summaries = self._lexical(book_id, corrected_terms, scope, first, last)
+                    passages, summaries = self._lexical(book_id, corrected_terms, scope, first, last, k)
         spans = {p.chunk.chunk_id: p.spans for p in passages}
         lexical = [replace(p.chunk, text=p.text, score=p.score) for p in passages]
         semantic_pages = _by_page(semantic or [], {c.start_page: c for c in lexical})
@@ -201,8 +201,6 @@ class SearchBooksUseCase:
                 rankings["summary"] = summaries
             results = fuse(rankings, k)
         results = [replace(r, answer_spans=spans.get(r.chunk_id, ())) for r in results[:k]]
-        if results and len(results) < k:
-            results += self._fill(book_id, results, k, first, last)
         return SearchResponse(tuple(results[:k]), plan.mode, tuple(plan.warnings), correction, page)
 
     def search_all_books(
@@ -272,15 +270,16 @@ class SearchBooksUseCase:
         return question_scope(query, chapters, self._entries[key] if names_someone(query) else [])
 
     def _lexical(
-        self, book_id: str, terms: list[str], scope: QuestionScope, first: int, last: int
+        self, book_id: str, terms: list[str], scope: QuestionScope, first: int, last: int, k: int
     ) -> tuple[list[PagePassage], list[ScoredChunk]]:
         """Pages ranked by their best sentences among the chunks the full-text index finds, and the
         pages' summaries that match."""
         weighted = weighted_terms(terms, FRAME_WORDS, FRAME_WEIGHT, scope.aliases)
         words = [t.word for t in weighted]
-        pool = self.index.lexical(book_id, words, last, LEXICAL_POOL, first)
+        pool = self.index.lexical(book_id, words, last, max(LEXICAL_POOL, 4 * k), first)
         total, counts = self.index.term_counts(book_id, words, last, first) if pool else (0, [])
-        ranked = rank_pages(weighted, pool, last, scope.chapter_of, rarity=rarity(total, counts))
+        depth = max(FUSION_POOL, k)
+        ranked = rank_pages(weighted, pool, last, scope.chapter_of, rarity=rarity(total, counts), depth=depth)
         if scope.named is not None:
             named = scope.named
             boosted = [
@@ -289,14 +288,6 @@ class SearchBooksUseCase:
             ]
             ranked = sorted(boosted, key=lambda p: (-p.score, -p.page))
         return ranked, self.index.summaries(book_id, terms, last, FUSION_POOL, first)
-
-    def _fill(
-        self, book_id: str, results: Sequence[SearchResult], k: int, first: int, last: int
-    ) -> list[SearchResult]:
-        """The latest pages not among `results`, to make up `k` when fewer pages matched."""
-        taken = {r.start_page for r in results}
-        extra = [c for c in self.index.latest(book_id, last, k + len(taken), first) if c.start_page not in taken]
-        return [_result(chunk, 0.0, ("latest",)) for chunk in extra[: k - len(results)]]
 
     def _semantic(
         self, book_id: str, plan: _Plan, query: str, first: int, last: int, k: int
