@@ -16,7 +16,6 @@ from reader.app.library.book_lookup import find_in_library
 from reader.app.pages.page_lookup import PageLookup
 from reader.config import Config, load_config
 from reader.domain.models import Book
-from reader.domain.ports import EmbeddingProvider
 from reader.locations import database_path
 
 if TYPE_CHECKING:
@@ -42,6 +41,7 @@ if TYPE_CHECKING:
     from reader.app.search.search_books import SearchBooksUseCase
     from reader.app.shield.cache import ShieldIndexes
     from reader.app.shield.rules import ShieldIndex
+    from reader.domain.ports import EmbeddingProvider
 
 _LOCAL_EMBEDDERS: dict[str, EmbeddingProvider] = {}
 
