@@ -217,3 +217,32 @@ def test_cli_hybrid_search_does_not_load_litellm(tmp_path: Path, tiny_model: Pat
     assert done.returncode == 0, done.stderr
     assert "(hybrid" in done.stdout and "p. 3" in done.stdout
     assert "NO-LITELLM" in done.stdout
+
+
+def test_a_missing_model_folder_is_one_clear_line(tmp_path: Path) -> None:
+    from reader.adapters.embeddings.local_onnx import LocalEmbeddingProvider
+    from reader.domain.errors import EmbeddingError
+
+    provider = LocalEmbeddingProvider(f"local:{tmp_path / 'nowhere'}", tmp_path / "cache")
+    with pytest.raises(EmbeddingError, match="No model.onnx in .*nowhere"):
+        provider.embed_query("anything")
+
+
+def test_the_model_is_fetched_once_into_the_cache_with_progress(tmp_path: Path, tiny_model: Path) -> None:
+    from reader.adapters.embeddings.local_onnx import fetch
+
+    files = {name: (tiny_model / name).as_uri() for name in ("model.onnx", "tokenizer.json")}
+    seen: list[tuple[str, int, int]] = []
+    folder = fetch(tmp_path / "cache" / "model", files, lambda *step: seen.append(step))
+    assert (folder / "model.onnx").read_bytes() == (tiny_model / "model.onnx").read_bytes()
+    assert {name for name, _, _ in seen} == {"model.onnx", "tokenizer.json"}
+    assert seen[-1][1] == (tiny_model / "tokenizer.json").stat().st_size
+    seen.clear()
+    fetch(folder, files, lambda *step: seen.append(step))
+    assert seen == []  # already there: nothing fetched
+    broken = {"extra.bin": (tmp_path / "missing.bin").as_uri()}
+    from reader.domain.errors import EmbeddingError
+
+    with pytest.raises(EmbeddingError, match="Could not fetch the embedding model file extra.bin"):
+        fetch(folder, broken)
+    assert not list(folder.glob("*.part"))

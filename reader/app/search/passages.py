@@ -5,8 +5,9 @@ hold several of the question's words at once. Each candidate page's text (its ch
 cut into sentences; a window of consecutive sentences scores the weighted words it holds (each word
 once), and a page scores its best window, then a little for every other question word it holds, and
 a little for the words its chapter holds (a story names its people on every page; the page that
-answers may not). Candidates come from the full-text index, so their words' rarity among them is what
-tells them apart.
+answers may not), and a little for its best chunk's bm25. A word counts by its rarity in the book's
+pages read so far (given by the caller; else among the candidates). The reader's own page and the
+one before count a little more.
 """
 
 from __future__ import annotations
@@ -40,8 +41,6 @@ class Weights:
     0.88; ten pages on: 0.69 -> 0.68)."""
     recent_pages: float = 1.0
     """Pages over which the boost falls to 1/e."""
-    same_chapter: float = 0.0
-    """Boost of pages in the chapter the reader is in."""
 
 
 WEIGHTS = Weights()
@@ -200,18 +199,17 @@ def rank_pages(
     top_chapter = max(chapter_value.values(), default=0.0) or 1.0
     top_bm25 = max((c.score for c in pool), default=0.0) or 1.0
     whole = _value(range(len(terms)), terms, idf) or 1.0
-    here = chapter_of(current_page)
+
     def bound(page: _Page) -> float:
         """The most the page can score: its best window holds every word the page holds."""
         score = _value((i for _, _, i in page.found), terms, idf)
         score += weights.chapter * whole * chapter_value[chapter_of(page.number)] / top_chapter
         score += weights.bm25 * whole * max(c.score for c in page.chunks) / top_bm25
-        return score * _boost(page.number)
+        return score * boost(page.number)
 
-    def _boost(number: int) -> float:
-        distance = max(0, current_page - number)
-        boost = 1.0 + weights.recent * math.exp(-distance / weights.recent_pages)
-        return boost * (1.0 + weights.same_chapter) if chapter_of(number) == here else boost
+    def boost(number: int) -> float:
+        """More for the reader's page, fading over the pages before it."""
+        return 1.0 + weights.recent * math.exp(-max(0, current_page - number) / weights.recent_pages)
 
     ranked: list[PagePassage] = []
     for ceiling, page in sorted(((bound(p), p) for p in pages.values()), key=lambda b: -b[0]):
@@ -223,7 +221,8 @@ def rank_pages(
         score += weights.chapter * whole * chapter_value[chapter_of(page.number)] / top_chapter
         score += weights.bm25 * whole * max(c.score for c in page.chunks) / top_bm25
         chunk = page.chunks[max(0, bisect.bisect_right(page.starts, spans[0]) - 1)]
-        ranked.append(PagePassage(page.number, score * _boost(page.number), chunk, page.text, _trimmed(page.text, spans)))
+        passage = PagePassage(page.number, score * boost(page.number), chunk, page.text, _trimmed(page.text, spans))
+        ranked.append(passage)
         ranked.sort(key=lambda p: (-p.score, -p.page))
     return ranked
 
