@@ -90,7 +90,7 @@ class LocalEmbeddingProvider:
     def dimension(self) -> int | None:
         return self._dimension
 
-    def _load(self, fast_start: bool) -> None:
+    def _load(self) -> None:
         with self._lock:
             if self._session is not None:
                 return
@@ -107,9 +107,9 @@ class LocalEmbeddingProvider:
             from tokenizers import Tokenizer
 
             options = onnxruntime.SessionOptions()
-            # a query alone: skip graph optimisation (0.6 s at load for ~0.1 s per query); books: optimise
-            level = onnxruntime.GraphOptimizationLevel
-            options.graph_optimization_level = level.ORT_DISABLE_ALL if fast_start else level.ORT_ENABLE_ALL
+            # full graph optimisation: MiniLM int8 loads as fast as without it here (0.4 s) and a query
+            # then takes 17 ms instead of 88 ms (its first one 39 ms instead of 200 ms)
+            options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
             options.log_severity_level = 3
             try:
                 tokenizer = Tokenizer.from_file(str(self.folder / "tokenizer.json"))
@@ -125,7 +125,7 @@ class LocalEmbeddingProvider:
 
     def embed(self, texts: builtins.list[str]) -> builtins.list[builtins.list[float]]:
         """One unit vector per text, in order."""
-        self._load(fast_start=False)
+        self._load()
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         vectors: dict[int, builtins.list[float]] = {}
         for start in range(0, len(order), BATCH):
@@ -136,7 +136,7 @@ class LocalEmbeddingProvider:
 
     def embed_query(self, text: str) -> builtins.list[float]:
         """One query's unit vector."""
-        self._load(fast_start=True)
+        self._load()
         return self._run([text])[0]
 
     def _run(self, texts: builtins.list[str]) -> builtins.list[builtins.list[float]]:
