@@ -21,7 +21,6 @@ from reader.locations import database_path
 if TYPE_CHECKING:
     from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
     from reader.adapters.llm.litellm_chat import LitellmChatModel
-    from reader.adapters.llm.litellm_embeddings import LitellmEmbeddingProvider
     from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
     from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
     from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
@@ -42,6 +41,9 @@ if TYPE_CHECKING:
     from reader.app.search.search_books import SearchBooksUseCase
     from reader.app.shield.cache import ShieldIndexes
     from reader.app.shield.rules import ShieldIndex
+    from reader.domain.ports import EmbeddingProvider
+
+_LOCAL_EMBEDDERS: dict[str, EmbeddingProvider] = {}
 
 SAMPLE_BOOK = Path(__file__).parent / "samples" / "the_keeper_of_gull_rock.md"
 
@@ -214,17 +216,50 @@ class Services:
         return self.shields.source(book, page, self.books, self.chunks, self.concepts)()
 
     @property  # built per access: the embedding provider learns the model's dimension
-    def embedding_provider(self) -> LitellmEmbeddingProvider | None:
-        """The configured embedding model (litellm loads on its first call), or None: lexical search."""
+    def embedding_provider(self) -> EmbeddingProvider | None:
+        """The configured embedding model (litellm loads on its first call; an in-process model once per
+        process), or None: lexical search."""
         settings = self.config.embeddings
-        if not settings.model:
+        model = settings.model or self._default_embedding_model()
+        if not model:
             return None
+        from reader.adapters.embeddings.local_onnx import is_local
+
+        if is_local(model):
+            return self._local_embedder(model)
         from reader.adapters.llm.litellm_embeddings import LitellmEmbeddingProvider
         from reader.config import api_key
 
         return LitellmEmbeddingProvider(
             settings, api_key=api_key(settings.api_key_env), batch_size=settings.batch_size
         )
+
+    download_progress: Callable[[str, int, int], None] | None = None
+    """Told how a model file's first fetch goes (the CLI draws a bar); None: quiet."""
+
+    @staticmethod
+    def _default_embedding_model() -> str:
+        """The in-process model when the semantic extra is installed and hybrid search is on by default."""
+        from reader.adapters.embeddings.local_onnx import LOCAL_PREFIX, semantic_installed
+        from reader.app.search.search_books import HYBRID_BY_DEFAULT
+
+        return LOCAL_PREFIX if HYBRID_BY_DEFAULT and semantic_installed() else ""
+
+    def _local_embedder(self, model: str) -> EmbeddingProvider:
+        """One in-process model per process and model name (loading it takes a while; it is thread-safe)."""
+        from reader.adapters.embeddings.local_onnx import LocalEmbeddingProvider
+        from reader.locations import cache_dir
+
+        held = _LOCAL_EMBEDDERS.get(model)
+        if held is None:
+            held = _LOCAL_EMBEDDERS.setdefault(
+                model, LocalEmbeddingProvider(model, cache_dir(), lambda *a: self._progress(*a))
+            )
+        return held
+
+    def _progress(self, name: str, done: int, total: int) -> None:
+        if self.download_progress is not None:
+            self.download_progress(name, done, total)
 
     @property  # built per access: the embedding provider learns the model's dimension
     def search(self) -> SearchBooksUseCase:
@@ -237,6 +272,7 @@ class Services:
             self.vectors,
             self.embedding_provider,
             self._config_hint,
+            self.concepts,
         )
 
     @property  # built per access: the embedding provider learns the model's dimension

@@ -76,7 +76,15 @@ def _result_dict(book: Book, response: SearchResponse, result: SearchResult) -> 
     }
 
 
+def fetch_progress(services: Services) -> ProgressLine:
+    """A progress line for the in-process embedding model's first fetch (the CLI's only wait on it)."""
+    line = ProgressLine()
+    services.download_progress = lambda name, done, total: line.update(f"Fetching the model ({name})", done, total)
+    return line
+
+
 def search_command(args: argparse.Namespace, services: Services) -> int:
+    fetching = fetch_progress(services)
     search = services.search
     if args.k < 1:
         raise ReaderError("--k must be at least 1.")
@@ -94,6 +102,7 @@ def search_command(args: argparse.Namespace, services: Services) -> int:
             book.id, args.query, book.current_page, args.k, args.mode, matter=args.matter
         )
         found = [(book, response)]
+    fetching.clear()
     color = sys.stdout.isatty()
     shown = 0
     for book, response in found:
@@ -113,7 +122,9 @@ def search_command(args: argparse.Namespace, services: Services) -> int:
             where = f"{book.title}, {result.page_citation}" if args.all_books else result.page_citation
             matter = f", {kind} matter" if (kind := book.matter_at(result.start_page)) else ""
             print(f"[{where}]  ({response.mode}, score {result.score:.3f}{matter})")
-            print(f"    {highlighted(result.content, response.correction or args.query, color)}")
+            start = max(0, min((s for s, _ in result.answer_spans), default=0) - SNIPPET_WIDTH // 4)
+            start = result.content.find(" ", start) + 1 if start else 0
+            print(f"    {highlighted(result.content[start:], response.correction or args.query, color)}")
     if not shown and not args.json:
         horizon = (
             "each book's reading position"
@@ -145,6 +156,7 @@ def _label(services: Services, book: Book) -> str:
 def embed_command(args: argparse.Namespace, services: Services) -> int:
     if args.all == bool(args.books):
         raise ReaderError("Name the books to embed, or use --all.")
+    fetching = fetch_progress(services)
     embed = services.embed_use_case
     embed.require_provider()
     books = services.books.list() if args.all else [services.find_book(query) for query in args.books]
@@ -160,6 +172,7 @@ def embed_command(args: argparse.Namespace, services: Services) -> int:
         try:
             outcome = embed.embed_book(book.id, progress=on_step)
         except ReaderError as error:
+            fetching.clear()
             progress.clear()
             if not args.all:
                 raise

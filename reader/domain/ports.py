@@ -313,6 +313,12 @@ class SearchIndex(Protocol):
         """The k nearest chunks to `vector` in `space`, nearest first (score = cosine similarity)."""
         ...
 
+    def term_counts(
+        self, book_id: str, terms: Sequence[str], current_page: int, first_page: int = 1
+    ) -> tuple[int, builtins.list[int]]:
+        """How many chunks from first_page to current_page there are, and how many of them hold each term."""
+        ...
+
     def summaries(
         self, book_id: str, terms: Sequence[str], current_page: int, k: int, first_page: int = 1
     ) -> builtins.list[ScoredChunk]:

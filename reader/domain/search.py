@@ -63,6 +63,8 @@ class SearchResult:
     score: float
     retrievers: tuple[str, ...]
     """Which retrievers matched it: "lexical", "semantic", "summary" (a page's `reader enrich` summary)."""
+    answer_spans: tuple[tuple[int, int], ...] = ()
+    """(start, end) in `content` of the sentences that best answer the query (empty: none stood out)."""
 
     @property
     def page_citation(self) -> str:

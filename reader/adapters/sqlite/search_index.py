@@ -159,6 +159,30 @@ class SqliteSearchIndex:
         ).fetchall()
         return [_scored(row) for row in rows]
 
+    def term_counts(
+        self, book_id: str, terms: Sequence[str], current_page: int, first_page: int = 1
+    ) -> tuple[int, builtins.list[int]]:
+        """The visible chunks' count and each term's chunk count among them (the visible rowid range bounds
+        every count; chunks of a book are numbered together, so the range holds only the book's)."""
+        row = self.conn.execute(
+            "SELECT count(*), min(rowid), max(rowid) FROM chunks WHERE book_id = ? AND end_page <= ? AND start_page >= ?",
+            (book_id, current_page, first_page),
+        ).fetchone()
+        if not row or not row[0]:
+            return 0, [0 for _ in terms]
+        counts = []
+        for term in terms:
+            expression = match_expression([term])
+            counts.append(
+                self.conn.execute(
+                    "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ?",
+                    (expression, row[1], row[2]),
+                ).fetchone()[0]
+                if expression
+                else 0
+            )
+        return int(row[0]), counts
+
     def summaries(
         self, book_id: str, terms: Sequence[str], current_page: int, k: int, first_page: int = 1
     ) -> builtins.list[ScoredChunk]:

@@ -4,7 +4,7 @@ and the passages from pages already read that best match it (or the recap, when 
 from __future__ import annotations
 
 import re
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 
 from reader.app.chat.turn import TurnContext
 from reader.app.knowledge.question_router import concept_hits
@@ -17,6 +17,8 @@ RECAP_QUESTION = re.compile(
     r"\b(story so far|recap|summar(y|ise|ize)|what (has )?happened so far|catch me up)\b", re.IGNORECASE
 )
 PASSAGE_CHARS = 600
+CONTEXT_CHARS = 160
+"""Passage text kept on each side of the sentences that answer."""
 
 
 def shorten(text: str, limit: int = PASSAGE_CHARS) -> str:
@@ -26,6 +28,21 @@ def shorten(text: str, limit: int = PASSAGE_CHARS) -> str:
         return text
     cut = text.rfind(" ", 0, limit)
     return text[: cut if cut > limit // 2 else limit].rstrip(",;: ") + " …"
+
+
+def answer_excerpt(text: str, spans: Sequence[tuple[int, int]], context: int = CONTEXT_CHARS) -> str:
+    """The sentences that answer in bold, with a little of their passage around them (cut at words);
+    the passage's start (shortened) when no sentence stood out."""
+    if not spans:
+        return shorten(text)
+    start, end = min(s for s, _ in spans), max(e for _, e in spans)
+    before, answer, after = text[max(0, start - context) : start], text[start:end], text[end : end + context]
+    if start - context > 0:
+        before = "… " + before.split(" ", 1)[-1] if " " in before else before
+    if end + context < len(text):
+        after = after.rsplit(" ", 1)[0] + " …" if " " in after else after
+    answer = " ".join(answer.split())
+    return " ".join(f"{' '.join(before.split())} **{answer}** {' '.join(after.split())}".split(" ")).strip()
 
 
 class OfflinePassagesStrategy:
@@ -54,7 +71,9 @@ class OfflinePassagesStrategy:
             return
         parts = [*known]
         if hits:
-            passages = "\n\n".join(f"> {shorten(hit.content)} [{hit.page_citation}]" for hit in hits)
+            passages = "\n\n".join(
+                f"> {answer_excerpt(hit.content, hit.answer_spans)} [{hit.page_citation}]" for hit in hits
+            )
             parts.append(f"The passages up to p. {label} that best match your question:\n\n{passages}")
         yield AnswerEvent("\n\n".join(parts), offline=True)
 

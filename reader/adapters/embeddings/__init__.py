@@ -1,0 +1,1 @@
+"""Embedding models run in this process (the `reader[semantic]` extra)."""
