@@ -46,7 +46,7 @@ CONTENTS_ENTRIES = 3
 CONTENTS_GAP = 12
 CONTENTS_GAP_CHARS = 250
 """Entries of one contents list stand at most this many blocks, and this many characters, apart."""
-SYNOPSIS_CHARS = 400
+SYNOPSIS_CHARS = 700
 """A summary in capitals under a chapter's heading is part of its title up to this length."""
 REPEATED = 3
 """A heading text seen this many times is a speaker's name or a refrain, not a chapter."""
@@ -297,8 +297,8 @@ def _candidates(blocks: Sequence[Block]) -> dict[int, _Candidate]:
                 form, lines = whole, block.lines
             elif not form.title and not form.named and _title_below(rest):
                 form, lines = form._replace_title(rest), block.lines
-            elif form.rank is None:
-                continue  # a numeral opening a paragraph of prose: a list item, not a heading
+            elif form.rank is None or not (first[-1] in ".:!?)]\"'”’" or len(first) <= 30 or first.isupper()):
+                continue  # a numeral (or "BOOK I. (Folio), CHAPTER II.—In one respect this is") opening prose
         nxt = blocks[index + 1] if index + 1 < len(blocks) else None
         if form.word and lines[-1].endswith((",", ";")) and nxt is not None and _synopsis(nxt.text):
             found[index] = _Candidate(index, 2, form._replace_title(f"{form.title} {nxt.text}"), (*lines, *nxt.lines))
@@ -307,7 +307,8 @@ def _candidates(blocks: Sequence[Block]) -> dict[int, _Candidate]:
         if not form.title and not form.named and index + 1 < len(blocks):
             nxt = blocks[index + 1]
             below = read_form(nxt.lines[0])
-            if len(nxt.lines) <= 3 and (below is None or below.named) and _title_below(nxt.text):
+            short = len(nxt.lines) <= 3 or _synopsis(nxt.text)
+            if short and (below is None or below.named) and _title_below(nxt.text):
                 follow = nxt.text
         found[index] = _Candidate(index, 1, form, lines, follow)
     return found
@@ -496,11 +497,17 @@ def _prose_after(blocks: Sequence[Block], sizes: Sequence[int], start: int, end:
 
 
 def _counts_up(numbers: Sequence[int]) -> bool:
-    """Whether numbers count up by one from 1 (restarts at 1 allowed) in most steps."""
+    """Whether numbers count up by one from 1 (restarts at 1 allowed) in most steps, at least
+    NUMERAL_RUN of them in a row somewhere (1, 1, 2 is two stray list items)."""
     if len(numbers) < 2 or numbers[0] not in (0, 1):
         return False
-    good = sum(1 for a, b in zip(numbers, numbers[1:], strict=False) if b == a + 1 or b == 1)
-    return good >= SEQUENCE_SHARE * (len(numbers) - 1)
+    good = longest = run = 0
+    for a, b in zip(numbers, numbers[1:], strict=False):
+        up = b == a + 1
+        good += up or b == 1
+        run = run + 1 if up else 0
+        longest = max(longest, run + 1)
+    return good >= SEQUENCE_SHARE * (len(numbers) - 1) and longest >= NUMERAL_RUN
 
 
 def story_blocks(blocks: Sequence[Block]) -> range:
