@@ -251,3 +251,15 @@ def test_book_headings_inside_one_chapter_are_its_sections_not_parts(tmp_path: P
     found = chapters_of(tmp_path, text, "cetology.txt")
     assert [t for t, level in found if level == 0] == [f"CHAPTER {n}. Chapter {n}" for n in (1, 2, 3, 4)]
     assert [t for t, level in found if level == 1] == [f"BOOK {b}. (Folio)" for b in ("I", "II", "III")]
+
+
+def test_contents_entries_with_page_ranges_and_dot_leaders(tmp_path: Path) -> None:
+    essays = ["Preface", "Pico della Mirandola", "Sandro Botticelli", "Winckelmann"]
+    pages = [": vii-xv", ": 30-49", " ........ 50", ": 177-end"]
+    text = (
+        "CONTENTS\n\n"
+        + "\n\n".join(f"{e}{p}" for e, p in zip(essays, pages, strict=True))
+        + "\n\n\n"
+        + "\n\n".join(f"{e.upper()}\n\n{prose()}" for e in essays)
+    )
+    assert chapters_of(tmp_path, text) == [(e.upper(), 0) for e in essays]

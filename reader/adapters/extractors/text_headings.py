@@ -63,7 +63,11 @@ _DIVISION = re.compile(
 )
 _ORDINAL_DIVISION = re.compile(r"^(?P<number>[^\W\d_]+)\s+(?P<word>[^\W\d_]+)\.?(?:\s*[-—–:.]+)?\s*(?P<rest>.*)$")
 _NUMERAL = re.compile(r"^(?P<number>[IVXLCDM]+|\d{1,3})(?:\.|\s*$|\.?\s+(?=\S))\s*(?P<rest>.*)$")
-_LEADER = re.compile(r"(?:\s*\.{2,}|\s{2,}|\s*[.…]\s*)\s*(?:\d{1,4}|[ivxlc]{1,7})\s*$")
+_PAGE = r"(?:\d{1,4}|[ivxlc]{1,7})"
+_LEADER = re.compile(
+    rf"(?:\s*\.{{2,}}|\s{{2,}}|\s*[.…:,]\s*)\s*{_PAGE}(?:\s*[-–]\s*(?:{_PAGE}|end))?\s*$", re.IGNORECASE
+)
+"""A contents entry's page reference: "..... 14", "   14", ": vii-xv", ": 233-end"."""
 _OPENING = re.compile(
     r"[\s_*]*(?:[IVXLCDM]+\b|\d|(?:"
     + "|".join(sorted(map(re.escape, {*DIVISION_WORDS, *NUMBER_WORDS, *NAMED_HEADINGS, "the"}), key=len, reverse=True))
@@ -341,7 +345,7 @@ def _entries(blocks: Sequence[Block], span: range) -> list[_Entry]:
         for line in blocks[index].lines:
             if len(line) > MAX_LINE:
                 continue
-            if line[-1:].isdigit() or line[-1:] in "ivxlc":
+            if line[-1:].isdigit() or line[-1:] in "ivxlcd":
                 line = _LEADER.sub("", line).strip()
             form = read_form(line)
             if form is not None:
