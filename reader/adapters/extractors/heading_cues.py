@@ -64,57 +64,5 @@ NAMED_HEADINGS: frozenset[str] = frozenset(
 )
 """Headings that stand without a number ("PROLOGUE", "Epilogue.", "PREFACE TO THE SECOND EDITION")."""
 
-NUMBER_WORDS: dict[str, int] = {
-    **{
-        word: value
-        for value, word in enumerate(
-            "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-            "sixteen seventeen eighteen nineteen twenty".split()
-        )
-    },
-    **{
-        word: value
-        for value, word in enumerate(
-            "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
-            "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
-        )
-    },
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-    "last": 0,
-    # French, German ordinals that stand before the division word ("PREMIÈRE PARTIE", "Erster Teil")
-    "premier": 1,
-    "première": 1,
-    "deuxième": 2,
-    "second": 2,
-    "seconde": 2,
-    "troisième": 3,
-    "quatrième": 4,
-    "cinquième": 5,
-    "sixième": 6,
-    "septième": 7,
-    "huitième": 8,
-    "neuvième": 9,
-    "dixième": 10,
-    "erster": 1,
-    "erstes": 1,
-    "erste": 1,
-    "zweiter": 2,
-    "zweites": 2,
-    "zweite": 2,
-    "dritter": 3,
-    "drittes": 3,
-    "dritte": 3,
-    "vierter": 4,
-    "viertes": 4,
-    "vierte": 4,
-    "fünfter": 5,
-    "fünftes": 5,
-    "fünfte": 5,
-}
-"""Numbers written as words or ordinals (with "-" joining tens and units: "twenty-one")."""
+LAST_CHAPTER: dict[str, int] = {"last": 0}
+"""Words that stand for a number in "Chapter the Last" (numbers themselves: reader.domain.numbering)."""

@@ -13,6 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from reader.domain.numbering import roman_value
+
 EDGE_LINES = 2
 """Lines at each edge of a page where running heads, footers and page numbers stand."""
 NEAR_PAGES = 4
@@ -35,21 +37,10 @@ _GLUED_LEADING = re.compile(r"^(\d{1,4})([^\W\d_].*)$")
 _GLUED_TRAILING = re.compile(r"^(.*[^\W\d_])(\d{1,4})$")
 """A number and a running head drawn apart on one line can come out of the PDF with no space between."""
 _TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
-_ROMAN = re.compile(r"^m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$")
-_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _ROMAN_DIGITS = (
     (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
     (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
 )  # fmt: skip
-
-
-def roman_value(text: str) -> int | None:
-    """The value of a roman numeral ("xiv" -> 14), None when `text` is not one."""
-    low = text.casefold()
-    if not low or not _ROMAN.match(low):
-        return None
-    values = [_ROMAN_VALUES[ch] for ch in low]
-    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
 
 
 def to_roman(number: int) -> str:

@@ -24,8 +24,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reader.adapters.extractors.heading_cues import CHAPTER, DIVISION_WORDS, NAMED_HEADINGS, NUMBER_WORDS
+from reader.adapters.extractors.heading_cues import CHAPTER, DIVISION_WORDS, LAST_CHAPTER, NAMED_HEADINGS
 from reader.domain.book_matter import ends_story, starts_story
+from reader.domain.numbering import NUMBER_WORDS, is_roman, number_value, roman_value
 
 PROSE_CHARS = 200
 """A heading needs this much text after it, before the next heading, unless it heads another heading."""
@@ -54,8 +55,6 @@ MAX_LINE = 80
 MAX_BLOCK = 160
 MAX_TITLE_WORDS = 14
 
-_ROMAN = re.compile(r"^M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$")
-_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 _NUMBER = r"[IVXLCDM]+|\d{1,4}|[^\W\d_]+(?:-[^\W\d_]+)?"
 _DIVISION = re.compile(
     rf"^(?P<word>[^\W\d_]+)\.?\s+(?:the\s+)?(?P<number>{_NUMBER})(?![\w'’])[.:,]?(?:\s*[-—–:.]+)?\s*(?P<rest>.*)$",
@@ -128,32 +127,15 @@ class _Form:
         return ("numeral", self.roman, bool(self.title))
 
 
-def roman_value(text: str) -> int | None:
-    """The value of an upper-case Roman numeral, else None."""
-    if not text or not _ROMAN.match(text):
-        return None
-    total = 0
-    for i, char in enumerate(text):
-        value = _ROMAN_VALUES[char]
-        following = _ROMAN_VALUES[text[i + 1]] if i + 1 < len(text) else 0
-        total += -value if value < following else value
-    return total
-
-
-def number_value(text: str) -> int | None:
-    """A heading's number: arabic, Roman (upper or lower case) or a number word ("twenty-one")."""
-    if text.isdigit():
-        return int(text)
-    roman = roman_value(text.upper()) if text.isupper() or text.islower() else None
-    if roman is not None and (text.isupper() or len(text) <= 4):
-        return roman
-    lowered = text.lower()
-    if lowered in NUMBER_WORDS:
-        return NUMBER_WORDS[lowered]
-    tens, _, units = lowered.partition("-")
-    if units and tens in NUMBER_WORDS and units in NUMBER_WORDS:
-        return NUMBER_WORDS[tens] + NUMBER_WORDS[units]
-    return None
+def heading_number(text: str) -> int | None:
+    """A heading's number: arabic, Roman (upper case, or short lower case: "iv", not "mix") or a
+    number word ("twenty-one", "Première"); "the Last" of "Chapter the Last" is 0."""
+    if text.isupper() or len(text) <= 4:
+        roman = roman_value(text)
+        if roman is not None:
+            return roman
+    value = number_value(text) if not is_roman(text) else None
+    return LAST_CHAPTER.get(text.lower(), value)
 
 
 def title_key(text: str) -> str:
@@ -195,12 +177,12 @@ def read_form(text: str) -> _Form | None:
     match = _DIVISION.match(text)
     if match and (rank := DIVISION_WORDS.get(match["word"].lower())) is not None:
         word = match["word"]
-        number = number_value(match["number"])
+        number = heading_number(match["number"])
         if number is not None and word[0].isupper() and _division_like(text):
             return _Form(rank, word.lower(), number, match["rest"].strip(" .:-—–"))
     match = _ORDINAL_DIVISION.match(text)
     if match and (rank := DIVISION_WORDS.get(match["word"].lower())) is not None:
-        number = number_value(match["number"])
+        number = heading_number(match["number"])
         if number is not None and match["number"][0].isupper() and not match["number"].isdigit():
             return _Form(rank, match["word"].lower(), number, match["rest"].strip(" .:-—–"))
     match = _NUMERAL.match(text)

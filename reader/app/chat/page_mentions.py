@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from reader.app.pages.chapter_lookup import CHAPTER, number_value, numbered_chapter
+from reader.app.pages.chapter_lookup import CHAPTER, numbered_chapter
 from reader.app.pages.page_lookup import resolve_page
 from reader.domain.chat import Citation
 from reader.domain.errors import PageNotFoundError
 from reader.domain.models import Chapter, Page
+from reader.domain.numbering import number_value
 
 _PAGE_MENTION = re.compile(
     r"(?:\bpages?|\bpp?\.|\bpg\.?)\s*(#?[0-9]+|[ivxlcdm]+\b)(?:\s*(?:-|–|to|and)\s*(#?[0-9]+|[ivxlcdm]+\b))?",

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from reader.domain.models import Chapter
+from reader.domain.numbering import is_roman, number_value
 
 CHAPTER = "chapter"
 _KINDS = {
@@ -29,26 +30,6 @@ _KINDS = {
     "vol": "volume",
 }
 """Words that name a numbered entry, and the kind each means ("chap." is a chapter, "vol." a volume)."""
-_UNITS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen"
-).split()
-_TENS = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-}
-_ORDINALS = (
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
-    "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
-).split()
-_ROMAN = re.compile(r"^m{0,4}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$", re.IGNORECASE)
-_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _NUMBER = r"\d{1,4}|[ivxlcdm]{1,9}|[a-z]+(?:-[a-z]+)?"
 _KIND = r"(?P<kind>chapter|chap|ch|stave|canto|part|book|volume|vol)\.?"
 _QUERY = re.compile(rf"^\s*(?:{_KIND}\s*)?(?:the\s+)?(?P<number>{_NUMBER})\s*[.:)]?\s*$", re.IGNORECASE)
@@ -82,26 +63,6 @@ class ChapterChoice:
     note: str = ""
 
 
-def number_value(token: str) -> int | None:
-    """The number `token` writes: "12", "xii", "twelve", "twenty-one", "third"; None for other words."""
-    token = token.strip().lower()
-    if token.isdigit():
-        return int(token)
-    if token in _UNITS:
-        return _UNITS.index(token)
-    if token in _ORDINALS:
-        return _ORDINALS.index(token) + 1
-    if token in _TENS:
-        return _TENS[token]
-    tens, _, unit = token.partition("-")
-    if tens in _TENS and unit in _UNITS[1:10]:
-        return _TENS[tens] + _UNITS.index(unit)
-    if token and _ROMAN.match(token):
-        values = [_ROMAN_VALUES[ch] for ch in token]
-        return sum(-v if v < nxt else v for v, nxt in zip(values, [*values[1:], 0], strict=True))
-    return None
-
-
 @lru_cache(maxsize=8192)
 def own_number(title: str) -> tuple[str, int] | None:
     """The kind and number a contents entry gives itself: ("chapter", 3) for "Chapter 3: The Storm",
@@ -112,7 +73,7 @@ def own_number(title: str) -> tuple[str, int] | None:
     if match := _TITLE_BARE.match(title):
         number = number_value(match.group("number") or match.group("roman"))
         return None if number is None else (CHAPTER, number)
-    if (match := _TITLE_WORD.match(title)) and not _ROMAN.match(match.group("number")):
+    if (match := _TITLE_WORD.match(title)) and not is_roman(match.group("number")):
         number = number_value(match.group("number"))
         return None if number is None else (CHAPTER, number)
     return None
@@ -285,7 +246,7 @@ def _numeral(query: str) -> bool:
     then names a number only, never a title (a chapter may be called "One")."""
     match = _QUERY.match(query)
     token = match.group("number") if match else ""
-    return token.isdigit() or bool(token and _ROMAN.match(token))
+    return token.isdigit() or is_roman(token)
 
 
 def names_chapter(query: str) -> bool:

@@ -10,12 +10,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from reader.app.pages.chapter_lookup import CHAPTER, number_value, numbered, own_number
+from reader.app.pages.chapter_lookup import CHAPTER, numbered, own_number
 from reader.app.shield.book_index import QUOTE_WORDS, BookTextIndex
 from reader.app.shield.words import Word, words
 from reader.app.text.background_words import BACKGROUND
 from reader.domain.knowledge import ConceptName
 from reader.domain.models import Book, Chapter, Page
+from reader.domain.numbering import number_value
 
 LATER_NAME = "later name"
 LATER_PAGE = "later page"
