@@ -260,3 +260,15 @@ def test_a_name_found_only_after_prepositions_is_a_place_and_an_owners_name_is_n
     assert (
         _entry(concepts, "Claparede").kind == "person"
     )  # "to Claparede's division": the division is somewhere
+
+
+def test_a_typed_dash_ends_a_run_of_names() -> None:
+    from reader.app.knowledge.name_finder import run_spans
+
+    text = "Mina Harker's Journal--continued. Mr. Morris--Lord Godalming came, and Dr. Seward said--"
+    assert [text[a:b] for a, b in run_spans(text)] == [
+        "Mina Harker's Journal",
+        "Mr. Morris",
+        "Lord Godalming",
+        "Dr. Seward",
+    ]

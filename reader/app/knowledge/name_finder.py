@@ -120,6 +120,7 @@ _MASKED_RUN = re.compile(
 """`_RUN` for ASCII text whose capitals are masked as \\x01: one character to search for is faster
 still, and the spans are the same."""
 _TOKEN = re.compile(r"[\w'’\-]+\.?")
+_WORD_CAPITAL = re.compile(r"(?<![\w'’\-])[A-Z\u00C0-\u00DE]")
 _WORDS = re.compile(r"[\w'’\-]+")
 _PRONOUN_I = re.compile(r"^I(?:['’]\w*)?\.?$")
 _WORD_BEFORE_STOP = re.compile(r"(\w+)\.$")
@@ -285,8 +286,29 @@ def context_of(text: str, start: int, end: int, floor: int = 0) -> tuple[tuple[s
 def run_spans(text: str) -> list[tuple[int, int]]:
     """Where each run of capitalised words is in `text`, in order (before splitting into names)."""
     if text.isascii() and "\x01" not in text:
-        return list(map(re.Match.span, _MASKED_RUN.finditer(text.translate(_MASK_CAPITALS))))
-    return list(map(re.Match.span, _RUN.finditer(text)))
+        spans = list(map(re.Match.span, _MASKED_RUN.finditer(text.translate(_MASK_CAPITALS))))
+    else:
+        spans = list(map(re.Match.span, _RUN.finditer(text)))
+    return _cut_at_dashes(text, spans) if "--" in text else spans
+
+
+def _cut_at_dashes(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Runs cut where a typed dash ("--") joins words ("Mina Harker's Journal--continued"); what
+    follows goes on from its next capitalised word."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        while (dash := text.find("--", start, end)) != -1:
+            if dash > start:
+                out.append((start, dash))
+            start = dash
+            while start < end and text[start] == "-":
+                start += 1
+            if start < end and not text[start].isupper():  # "--continued. Mr. Morris": on at "Mr."
+                capital = _WORD_CAPITAL.search(text, start, end)
+                start = capital.start() if capital else end
+        if start < end:
+            out.append((start, end))
+    return out
 
 
 @lru_cache(maxsize=65536)

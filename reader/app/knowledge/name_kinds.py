@@ -134,8 +134,13 @@ def kind_of(cues: Cues, core_length: int) -> str:
         return "place" if cues.locative >= 0.3 * total else "term"
     if cues.locative >= 0.3 * total and cues.locative > cues.speech:
         return "place"
-    if cues.locative and not (cues.speech or cues.talk) and cues.locative + cues.of >= OF_PLACE_SHARE * total:
-        return "place"  # "sailed out of Nantucket", "off Peru": somewhere, never someone who acts
+    if (
+        core_length == 1
+        and cues.locative
+        and not (cues.speech or cues.talk)
+        and cues.locative + cues.of >= OF_PLACE_SHARE * total
+    ):  # "sailed out of Nantucket", "off Peru": somewhere, never someone who acts; a first name and
+        return "place"  # a surname ("spelling over Catherine Earnshaw") still name someone
     return "person"
 
 
