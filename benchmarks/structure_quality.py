@@ -43,7 +43,8 @@ sys.path.insert(0, str(ROOT))
 
 from reader.adapters.extractors.epub import EpubExtractor  # noqa: E402
 from reader.adapters.extractors.text import TextExtractor, read_text  # noqa: E402
-from reader.adapters.extractors.text_headings import find_headings, split_blocks, title_key  # noqa: E402
+from reader.adapters.extractors.text_heading_lines import split_blocks, title_key  # noqa: E402
+from reader.adapters.extractors.text_headings import find_headings  # noqa: E402
 from reader.app.pages.story_pages import find_story_pages  # noqa: E402
 from reader.domain.book_matter import matter_title  # noqa: E402
 from reader.domain.extracted import ExtractedBook  # noqa: E402

@@ -10,7 +10,8 @@ from reader.adapters.extractors.common import check_file, clean_field, one_line,
 from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS, paginate
 from reader.adapters.extractors.text_cleanup import clean_paragraph
 from reader.adapters.extractors.text_decoding import DecodedText, decode_text
-from reader.adapters.extractors.text_headings import find_headings, split_blocks
+from reader.adapters.extractors.text_heading_lines import split_blocks
+from reader.adapters.extractors.text_headings import find_headings
 from reader.adapters.extractors.text_metadata import stated_metadata
 from reader.domain.errors import ExtractionError
 from reader.domain.extracted import ExtractedBook, ExtractedChapter, ExtractedPage
