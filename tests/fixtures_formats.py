@@ -178,3 +178,17 @@ def write_scanned_pdf(
             pdf.image(io.BytesIO(page_picture(lines)), x=0, y=0, w=pdf.w, h=pdf.h)
     pdf.output(str(path))
     return path
+
+
+SCANNED_PAGES = [
+    ["Preface by the editor of this volume."],
+    ["The lighthouse keeper told Margaret", "about seventeen gulls at dawn."],
+    ["Then Margaret rowed the skiff", "toward the harbour lantern."],
+    ["Nobody but Margaret answered", "the foghorn that stormy evening."],
+]
+"""The lines of a four-page scanned book whose first page alone has a text layer."""
+
+
+def write_scanned_book(folder: Path) -> Path:
+    """`SCANNED_PAGES` as a scanned PDF, "scan.pdf" in `folder`."""
+    return write_scanned_pdf(folder / "scan.pdf", SCANNED_PAGES, text_pages=[1], title="Gull Rock Scan")

@@ -15,14 +15,9 @@ from reader.adapters.sqlite.connection import open_connection
 from reader.cli.main import main
 from reader.domain.errors import ReaderError
 from reader.services import Services
-from tests.fixtures_formats import write_scanned_pdf
+from tests.fixtures_formats import SCANNED_PAGES, write_scanned_book
 
-PAGES = [
-    ["Preface by the editor of this volume."],
-    ["The lighthouse keeper told Margaret", "about seventeen gulls at dawn."],
-    ["Then Margaret rowed the skiff", "toward the harbour lantern."],
-    ["Nobody but Margaret answered", "the foghorn that stormy evening."],
-]
+PAGES = SCANNED_PAGES
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -31,12 +26,10 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def scanned_book(tmp_path: Path) -> Path:
-    return write_scanned_pdf(tmp_path / "scan.pdf", PAGES, text_pages=[1], title="Gull Rock Scan")
 
 
 def test_the_page_image_comes_straight_out_of_the_pdf(tmp_path: Path) -> None:
-    path = scanned_book(tmp_path)
+    path = write_scanned_book(tmp_path)
     images = PdfPageImages()
     picture = images.image(str(path), 2)
     assert picture is not None and picture.how == "the page's only image"
@@ -94,7 +87,7 @@ def test_a_page_of_two_images_is_rendered_and_search_finds_both_halves(
 def test_ocr_reads_scanned_pages_and_search_finds_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = scanned_book(tmp_path)
+    path = write_scanned_book(tmp_path)
     code, out, _ = run(capsys, "import", str(path))
     assert code == 0 and "3 of 4 pages have no text layer" in out and "reader ocr BOOK" in out
     run(capsys, "set-page", "Gull Rock", "4")
@@ -141,7 +134,7 @@ def test_ocr_reads_scanned_pages_and_search_finds_them(
 def test_import_with_ocr_and_an_interrupted_run_keeps_its_pages(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = scanned_book(tmp_path)
+    path = write_scanned_book(tmp_path)
     code, out, err = run(capsys, "import", "--ocr", str(path))
     assert code == 0, err
     assert "read 3 of 3 pages without a text layer by OCR" in out

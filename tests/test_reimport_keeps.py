@@ -15,14 +15,9 @@ from reader.adapters.sqlite.migrations import INDEX_VERSION
 from reader.cli.main import main
 from reader.domain.models import Book
 from reader.services import Services
-from tests.fixtures_formats import write_scanned_pdf
+from tests.fixtures_formats import SCANNED_PAGES, write_scanned_book
 
-PAGES = [
-    ["Preface by the editor of this volume."],
-    ["The lighthouse keeper told Margaret", "about seventeen gulls at dawn."],
-    ["Then Margaret rowed the skiff", "toward the harbour lantern."],
-    ["Nobody but Margaret answered", "the foghorn that stormy evening."],
-]
+PAGES = SCANNED_PAGES
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -52,7 +47,7 @@ def read_a_scanned_book(
 ) -> tuple[Path, dict[str, Any]]:
     """Import a scanned PDF, OCR it (or store what OCR and a model would read: the same path, without
     the recognizer's seconds), and read it: a position, marks, a conversation, reading time."""
-    path = write_scanned_pdf(tmp_path / "scan.pdf", PAGES, text_pages=[1], title="Gull Rock Scan")
+    path = write_scanned_book(tmp_path)
     assert run(capsys, "import", str(path))[0] == 0
     if ocr:
         code, out, err = run(capsys, "ocr", "Gull Rock")
@@ -140,7 +135,7 @@ def test_reindex_brings_books_of_an_older_pipeline_up_to_date_keeping_reader_dat
 def test_a_page_that_now_has_a_text_layer_takes_it_over_old_ocr_text(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = write_scanned_pdf(tmp_path / "scan.pdf", PAGES, text_pages=[1], title="Gull Rock Scan")
+    path = write_scanned_book(tmp_path)
     assert run(capsys, "import", str(path))[0] == 0
     services = Services.open(None)
     try:
