@@ -178,6 +178,33 @@ def truncate(path: Path, keep: float = 0.5) -> Path:
     return path
 
 
+def lose_startxref(path: Path) -> Path:
+    """Blank out the `startxref` keyword: pypdf stops ("startxref not found"), PDFium rebuilds the xref."""
+    data = path.read_bytes()
+    assert b"startxref" in data
+    path.write_bytes(data.replace(b"startxref", b"         "))
+    return path
+
+
+def mistype_page_tree(path: Path) -> Path:
+    """Make the page tree's /Type wrong: pypdf finds no pages, PDFium still walks the tree."""
+    data = path.read_bytes()
+    assert b"/Type /Pages" in data
+    path.write_bytes(data.replace(b"/Type /Pages", b"/Type /Pagez"))
+    return path
+
+
+def break_page_tree(path: Path) -> Path:
+    """Point the page tree's /Kids at no object: neither pypdf nor PDFium can find a page."""
+    import re
+
+    data = path.read_bytes()
+    broken = re.sub(rb"/Kids \[[^\]]*\]", b"/Kids 999 0 R", data, count=1)
+    assert broken != data
+    path.write_bytes(broken)
+    return path
+
+
 # --- EPUB with ebooklib --------------------------------------------------------------------------------
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -27,6 +28,7 @@ from reader.adapters.extractors.pdf_pages import (
     quiet_pypdf,
     usable_cpus,
 )
+from reader.adapters.extractors.pdf_pdfium import PdfiumUnreadable, read_with_pdfium
 from reader.adapters.extractors.pdf_structure import find_structure
 from reader.adapters.extractors.pdf_visuals import Measured
 from reader.adapters.extractors.text_cleanup import normalize_text
@@ -37,6 +39,35 @@ from reader.domain.ports import ProgressCallback
 from reader.domain.visuals import score_visual_importance
 
 MAX_OUTLINE_DEPTH = 16
+
+
+class DamagedPdfError(ExtractionError):
+    """pypdf cannot open this PDF or read its pages (PDFium may still); `reason` says why, on one line."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(
+            f"{shown(path)}: cannot read this PDF ({reason}); the file may be damaged or truncated."
+        )
+        self.path = path
+        self.reason = reason
+
+
+@dataclass
+class RawPdf:
+    """A PDF as read, before its structure is found: raw page text in lines and what the file declares."""
+
+    texts: PageTexts
+    labels: list[str]
+    declared_labels: bool
+    chapters: list[ExtractedChapter]
+    skipped_entries: int
+    title: str
+    author: str
+    language: str = ""
+    measures: PageMeasures | None = None
+    fonts: PageFontSizes = field(default_factory=list)
+    repaired: str = ""
+    """The warning that the file was damaged and PDFium read it ("" when pypdf did)."""
 
 
 class PdfExtractor:
@@ -54,50 +85,72 @@ class PdfExtractor:
     def extract(
         self, path: Path, password: str | None = None, progress: ProgressCallback | None = None
     ) -> ExtractedBook:
-        """Read every page's text, labels, outline and metadata."""
+        """Read every page's text, labels, outline and metadata; PDFium reads a file pypdf cannot."""
         check_file(path)
         if b"%PDF-" not in read_head(path):
             raise ExtractionError(f"{shown(path)} is not a PDF file (no %PDF header).")
-        with quiet_pypdf(), _open(path) as handle:
-            reader, used_password = open_reader(path, handle, password)
-            count = page_count(path, reader)
-            measures: PageMeasures | None = [None] * count if self.measure_visuals else None
-            fonts: PageFontSizes = [None] * count
-            raw = self._texts(path, reader, used_password, count, progress, measures, fonts)
-            labels = page_labels(reader, count)
-            chapters, skipped = outline_chapters(reader, count)
-            title, author, language = metadata(reader)
-            structure = find_structure(
-                raw,
-                labels,
-                declared_labels=declares_labels(reader),
-                outline=chapters,
-                title=title,
-                fonts=fonts,
-            )
+        try:
+            raw = self._read_pypdf(path, password, progress)
+        except DamagedPdfError as damage:
+            raw = read_repaired(path, password, progress, damage)
+        structure = find_structure(
+            raw.texts,
+            raw.labels,
+            declared_labels=raw.declared_labels,
+            outline=raw.chapters,
+            title=raw.title,
+            fonts=raw.fonts,
+        )
         labels, chapters = structure.labels, structure.chapters
         texts = [
             None if text is None else normalize_text("\n".join(lines))
-            for text, lines in zip(raw, structure.lines, strict=True)
+            for text, lines in zip(raw.texts, structure.lines, strict=True)
         ]
+        measures = raw.measures
         pages = [
             ExtractedPage(label, text or "", page_visuals(measures[i] if measures else None, text or ""))
             for i, (label, text) in enumerate(zip(labels, texts, strict=True))
         ]
-        warnings = page_warnings([None if text is None else text.strip() for text in raw], labels)
-        if skipped:
-            entries = plural(skipped, "outline entry", "outline entries")
+        warnings = [raw.repaired] if raw.repaired else []
+        warnings += page_warnings([None if text is None else text.strip() for text in raw.texts], labels)
+        if raw.skipped_entries:
+            entries = plural(raw.skipped_entries, "outline entry", "outline entries")
             warnings.append(f"Left out {entries} pointing to no page of this file.")
         return ExtractedBook(
-            title=title or title_from_filename(path),
-            author=author,
-            language=language,
+            title=raw.title or title_from_filename(path),
+            author=raw.author,
+            language=raw.language,
             format="pdf",
             pages=pages,
             chapters=chapters,
             warnings=warnings,
             pagination="physical",
         )
+
+    def _read_pypdf(self, path: Path, password: str | None, progress: ProgressCallback | None) -> RawPdf:
+        """The file as pypdf reads it; DamagedPdfError when it cannot open it or read any page."""
+        with quiet_pypdf(), _open(path) as handle:
+            reader, used_password = open_reader(path, handle, password)
+            count = page_count(path, reader)
+            measures: PageMeasures | None = [None] * count if self.measure_visuals else None
+            fonts: PageFontSizes = [None] * count
+            texts = self._texts(path, reader, used_password, count, progress, measures, fonts)
+            if all(text is None for text in texts):
+                raise _damaged(path, "no page could be read")
+            chapters, skipped = outline_chapters(reader, count)
+            title, author, language = metadata(reader)
+            return RawPdf(
+                texts,
+                page_labels(reader, count),
+                declares_labels(reader),
+                chapters,
+                skipped,
+                title,
+                author,
+                language,
+                measures,
+                fonts,
+            )
 
     def _texts(
         self,
@@ -150,10 +203,36 @@ def _open(path: Path) -> Iterator[BinaryIO]:
         yield handle
 
 
-def _damaged(path: Path, error: BaseException) -> ExtractionError:
-    reason = one_line(error) or type(error).__name__
-    return ExtractionError(
-        f"{shown(path)}: cannot read this PDF ({reason}); the file may be damaged or truncated."
+def _damaged(path: Path, error: BaseException | str) -> DamagedPdfError:
+    return DamagedPdfError(path, one_line(error).rstrip(".") or type(error).__name__)
+
+
+def read_repaired(
+    path: Path, password: str | None, progress: ProgressCallback | None, damage: DamagedPdfError
+) -> RawPdf:
+    """The damaged file read by PDFium, with a warning that says so; when PDFium cannot read it either,
+    ExtractionError with pypdf's reason and PDFium's in one line."""
+    try:
+        read = read_with_pdfium(path, password, progress)
+    except PdfiumUnreadable as error:
+        raise DamagedPdfError(path, f"{damage.reason}; {error}") from None
+    repaired = (
+        f"The file is damaged ({damage.reason}); PDFium repaired it on reading: its text, page labels and "
+        "outline are read, the figures on its pages were not measured."
+    )
+    if read.unread:
+        pages = ", ".join(str(n) for n in read.unread[:5]) + (", ..." if len(read.unread) > 5 else "")
+        repaired += f" {plural(len(read.unread), 'page', 'pages')} could not be repaired (pages {pages})."
+    return RawPdf(
+        read.texts,
+        read.labels,
+        read.declared_labels,
+        read.chapters,
+        read.skipped_entries,
+        read.title,
+        read.author,
+        fonts=[None] * len(read.texts),
+        repaired=repaired,
     )
 
 
@@ -194,7 +273,7 @@ def page_count(path: Path, reader: PdfReader) -> int:
     except Exception as error:
         raise _damaged(path, error) from None
     if count == 0:
-        raise ExtractionError(f"{shown(path)} has no pages.")
+        raise DamagedPdfError(path, "its page tree holds no pages")
     return count
 
 

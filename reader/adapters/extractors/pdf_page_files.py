@@ -49,5 +49,26 @@ class PypdfPageFiles:
         except ReaderError:
             raise
         except Exception as error:  # noqa: BLE001 - pypdf raises many types for broken files
-            reason = one_line(error) or type(error).__name__
-            raise ReaderError(f"Cannot cut pages out of {book.title}'s PDF ({reason}).") from None
+            try:
+                return pdfium_pages(path, pages, book.page_count)  # a damaged file PDFium repaired at import
+            except Exception:  # noqa: BLE001 - PDFium cannot either: pypdf's reason is the one to show
+                reason = one_line(error) or type(error).__name__
+                raise ReaderError(f"Cannot cut pages out of {book.title}'s PDF ({reason}).") from None
+
+
+def pdfium_pages(path: Path, pages: Sequence[int], page_count: int) -> bytes:
+    """A PDF of just `pages` (1-based) made by PDFium from a file pypdf cannot parse."""
+    import pypdfium2
+
+    source = pypdfium2.PdfDocument(path)
+    target = pypdfium2.PdfDocument.new()
+    try:
+        if len(source) != page_count:
+            raise ValueError("the file has changed since it was imported")
+        target.import_pages(source, [number - 1 for number in pages])
+        out = io.BytesIO()
+        target.save(out)
+        return out.getvalue()
+    finally:
+        target.close()
+        source.close()

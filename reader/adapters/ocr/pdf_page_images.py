@@ -100,7 +100,14 @@ class PdfPageImages:
         self._pdfium = self._pdfium_path = None
 
     def image(self, source_path: str, page: int) -> PageImage | None:
-        pdf_page = self._open(source_path).pages[page - 1]
+        try:
+            pdf_page = self._open(source_path).pages[page - 1]
+        except ReaderError:
+            if not Path(source_path).is_file():
+                raise
+            return self.render(source_path, page)  # a damaged file pypdf cannot parse: PDFium read it at import
+        except Exception:  # noqa: BLE001 - a page tree pypdf cannot walk: PDFium rendering reads it
+            return self.render(source_path, page)
         try:
             images = list(pdf_page.images)
             if len(images) == 1 and only_image(pdf_page):
