@@ -21,8 +21,10 @@ from reader.locations import database_path
 if TYPE_CHECKING:
     from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
     from reader.adapters.llm.litellm_chat import LitellmChatModel
+    from reader.adapters.sqlite.backup import BackupResult
     from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
     from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
+    from reader.adapters.sqlite.library_check import CheckReport
     from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
     from reader.adapters.sqlite.vector_store import SqliteVectorStore
     from reader.app.chat.chat_with_book import ChatWithBookUseCase
@@ -403,19 +405,31 @@ class Services:
     def try_write(self, write: Callable[[], None]) -> bool:
         """Run `write` at once unless another writer holds the library file: then nothing is written and
         the answer is False (the caller may queue it; see tui.ui_writes). Never waits for the lock."""
-        from reader.adapters.sqlite.connection import OperationalError
+        from reader.domain.errors import StorageError
 
         conn = self.db.conn
         conn.execute("PRAGMA busy_timeout = 0")
         try:
             write()
-        except OperationalError as error:
-            if "locked" not in str(error) and "busy" not in str(error):
+        except StorageError as error:
+            if error.kind != "busy":
                 raise
             return False
         finally:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         return True
+
+    def backup(self, target: Path | None = None) -> BackupResult:
+        """A consistent copy of the library file at `target` (default: dated, in the backups folder)."""
+        from reader.adapters.sqlite.backup import backup_library, default_backup_path
+
+        return backup_library(self.db.path, target or default_backup_path(self.db.path))
+
+    def check_library(self, repair: bool = False) -> CheckReport:
+        """The library file's integrity and whether its derived tables are in step; `repair` rebuilds them."""
+        from reader.adapters.sqlite.library_check import LibraryCheck
+
+        return LibraryCheck(self.db.conn).run(repair=repair)
 
     def find_book(self, query: str) -> Book:
         return find_in_library(query, self.books)

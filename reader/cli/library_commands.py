@@ -122,12 +122,18 @@ def import_command(args: argparse.Namespace, services: Services) -> int:
                     "warnings": list(outcome.warnings),
                 }
             )
+            if outcome.stops:
+                return 1
             continue
         stream = sys.stdout if outcome.ok else sys.stderr
         tag = "error: " if not outcome.ok else ""
         print(f"{prefix}{tag}{outcome.message}", file=stream)
         for warning in outcome.warnings:
             print(f"{prefix}  warning: {warning}", file=stream)
+        if outcome.stops:
+            if len(files) > number:
+                print(f"Stopped before the other {len(files) - number} files.", file=sys.stderr)
+            return 1
         if args.ocr and outcome.book is not None and outcome.book.format == "pdf":
             from reader.cli.ocr_commands import run_ocr
 

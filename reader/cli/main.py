@@ -22,6 +22,7 @@ COMMAND_MODULES = {
     "ocr_commands": ("ocr",),
     "notes_commands": ("bookmarks", "notes"),
     "stats_commands": ("stats",),
+    "library_file_commands": ("backup", "check"),
     "app_commands": ("open",),
 }
 """The modules of reader.cli and the commands each registers, in the order `reader --help` lists them.

@@ -47,3 +47,15 @@ class EndpointError(ReaderError):
 
 class EmbeddingError(EndpointError):
     """The embedding endpoint failed, or answered with vectors of the wrong count or dimension."""
+
+
+class StorageError(ReaderError):
+    """The library file could not be written or read: the disk is full, the file is read-only, another
+    program held it too long, or it is damaged. Nothing of the change was kept.
+
+    `kind` is one of: full, readonly, busy, damaged, io.
+    """
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind

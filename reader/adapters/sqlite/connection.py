@@ -10,7 +10,8 @@ from typing import Any
 
 import sqlean
 
-from reader.adapters.sqlite.migrations import migrate
+from reader.adapters.sqlite.migrations import SCHEMA_VERSION, migrate
+from reader.adapters.sqlite.storage_errors import storage_error
 
 Connection = sqlean.Connection
 IntegrityError = sqlean.IntegrityError
@@ -19,6 +20,31 @@ DatabaseError = sqlean.DatabaseError
 
 BUSY_TIMEOUT_MS = 10_000
 """How long a write waits for another connection's write lock before it fails."""
+
+
+class LibraryConnection(sqlean.Connection):
+    """A connection whose errors about the file itself (disk full, read-only, busy too long, damaged)
+    are StorageError: one line that names the library file and says what to do."""
+
+    library_path: str = ""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> Any:
+        try:
+            return super().execute(sql, parameters)
+        except DatabaseError as error:
+            translated = storage_error(error, self.library_path)
+            if translated is None:
+                raise
+            raise translated from error
+
+    def executemany(self, sql: str, parameters: Any, /) -> Any:
+        try:
+            return super().executemany(sql, parameters)
+        except DatabaseError as error:
+            translated = storage_error(error, self.library_path)
+            if translated is None:
+                raise
+            raise translated from error
 
 
 @cache
@@ -35,7 +61,14 @@ def open_connection(path: Path | str, *, check_same_thread: bool = True) -> Any:
     """Open (creating if needed) the library file, load sqlite-vec and bring the schema up to date."""
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlean.connect(str(path), timeout=10.0, check_same_thread=check_same_thread, isolation_level=None)
+    conn = sqlean.connect(
+        str(path),
+        timeout=BUSY_TIMEOUT_MS / 1000,
+        check_same_thread=check_same_thread,
+        isolation_level=None,
+        factory=LibraryConnection,
+    )
+    conn.library_path = str(path)
     conn.enable_load_extension(True)
     conn.load_extension(_sqlite_vec_path())
     conn.enable_load_extension(False)
@@ -43,6 +76,15 @@ def open_connection(path: Path | str, *, check_same_thread: bool = True) -> Any:
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if 0 < version < SCHEMA_VERSION and str(path) != ":memory:":
+        from reader.adapters.sqlite.backup import backup_before_migration  # lazy: only before an upgrade
+
+        try:
+            backup_before_migration(Path(path), version)
+        except BaseException:
+            conn.close()
+            raise
     migrate(conn)
     return conn
 

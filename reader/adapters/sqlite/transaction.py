@@ -19,6 +19,16 @@ def transaction(conn: Any) -> Iterator[Any]:
     try:
         yield conn
     except BaseException:
-        conn.execute("ROLLBACK")
+        _rollback(conn)
         raise
-    conn.execute("COMMIT")
+    try:
+        conn.execute("COMMIT")
+    except BaseException:  # a full disk at commit: nothing of the transaction stays
+        _rollback(conn)
+        raise
+
+
+def _rollback(conn: Any) -> None:
+    """Roll back whatever is open; SQLite may already have rolled back (a full disk, an I/O error)."""
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")

@@ -11,7 +11,7 @@ from pathlib import Path
 from reader.app.knowledge.concept_map import build_concept_map
 from reader.app.pages.chunking import make_chunks
 from reader.app.pages.story_pages import find_story_pages
-from reader.domain.errors import ExtractionError, ReaderError
+from reader.domain.errors import ExtractionError, ReaderError, StorageError
 from reader.domain.extracted import ExtractedBook, ExtractedChapter
 from reader.domain.models import Book, Chapter, Page
 from reader.domain.ports import BookExtractor, BookRepository, ProgressCallback
@@ -31,6 +31,9 @@ class ImportOutcome:
     message: str
     book: Book | None = None
     warnings: tuple[str, ...] = field(default=())
+    stops: bool = False
+    """The library file cannot take books now (a full disk, a read-only file): the files after this one
+    would fail the same way."""
 
     @property
     def ok(self) -> bool:
@@ -146,6 +149,8 @@ class ImportBooksUseCase:
         """Import one file; every expected failure becomes a failed outcome with a one-line message."""
         try:
             return self._import(path, force=force, password=password, progress=progress)
+        except StorageError as error:
+            return ImportOutcome(path, "failed", f"{path}: not imported. {error}", stops=True)
         except ReaderError as error:
             return ImportOutcome(path, "failed", str(error))
         except OSError as error:
