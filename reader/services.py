@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
     from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
     from reader.adapters.sqlite.library_check import CheckReport
+    from reader.adapters.sqlite.page_image_repository import SqlitePageImageRepository
     from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
     from reader.adapters.sqlite.vector_store import SqliteVectorStore
     from reader.app.chat.chat_with_book import ChatWithBookUseCase
@@ -383,14 +384,23 @@ class Services:
 
     @property
     def ocr(self) -> OcrPagesUseCase:
-        """OCR of scanned PDF pages; the recognizer (the `ocr` extra) loads on the first page read."""
-        from reader.adapters.ocr.pdf_page_images import PdfPageImages
+        """OCR of scanned PDF pages and of books whose pages are pictures; the recognizer (the `ocr` extra)
+        loads on the first page read."""
+        from reader.adapters.ocr.book_page_images import BookPageImages
         from reader.adapters.ocr.rapid_ocr import RapidOcrRecognizer
         from reader.adapters.sqlite.page_text_repository import SqlitePageTextStore
         from reader.app.library.ocr_pages import OcrPagesUseCase
 
         store = SqlitePageTextStore(self.db.conn)
-        return OcrPagesUseCase(self.books, self.chunks, store, PdfPageImages(), RapidOcrRecognizer())
+        images = BookPageImages(self.page_pictures)
+        return OcrPagesUseCase(self.books, self.chunks, store, images, RapidOcrRecognizer())
+
+    @per_thread
+    def page_pictures(self) -> SqlitePageImageRepository:
+        """The pictures of pages that are images (comics, fixed-layout EPUBs), for the viewer and OCR."""
+        from reader.adapters.sqlite.page_image_repository import SqlitePageImageRepository
+
+        return SqlitePageImageRepository(self.db.conn)
 
     @per_thread
     def library(self) -> LibraryOverviewUseCase:

@@ -288,10 +288,12 @@ def opf(
     nav: str | None = None,
     ncx: str | None = None,
     doctype: str = "",
+    meta: str = "",
 ) -> str:
-    """An OPF package listing `documents` (paths relative to the OPF) in the manifest and spine."""
+    """An OPF package listing `documents` (paths relative to the OPF; `.svg` ones are SVG documents) in
+    the manifest and spine; `meta` is added to the metadata (e.g. a rendition:layout)."""
     items = "".join(
-        f'<item id="d{i}" href="{doc}" media-type="application/xhtml+xml"/>'
+        f'<item id="d{i}" href="{doc}" media-type="{"image/svg+xml" if doc.endswith(".svg") else "application/xhtml+xml"}"/>'
         for i, doc in enumerate(documents)
     )
     if nav:
@@ -306,7 +308,7 @@ def opf(
         '<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">'
         '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/">'
         f'<dc:identifier id="id">hand-made</dc:identifier><dc:title>{title}</dc:title>'
-        f"<dc:creator>{author}</dc:creator><dc:language>{language}</dc:language></metadata>"
+        f"<dc:creator>{author}</dc:creator><dc:language>{language}</dc:language>{meta}</metadata>"
         f"<manifest>{items}{extra_items}</manifest><spine{toc}>{itemrefs}</spine></package>"
     )
 

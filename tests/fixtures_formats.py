@@ -192,3 +192,103 @@ SCANNED_PAGES = [
 def write_scanned_book(folder: Path) -> Path:
     """`SCANNED_PAGES` as a scanned PDF, "scan.pdf" in `folder`."""
     return write_scanned_pdf(folder / "scan.pdf", SCANNED_PAGES, text_pages=[1], title="Gull Rock Scan")
+
+
+# --- Books whose pages are pictures --------------------------------------------------------------------
+
+PICTURE_PAGES = [
+    ["The lighthouse keeper told Margaret", "about seventeen gulls at dawn."],
+    ["Then Margaret rowed the skiff", "toward the harbour lantern."],
+    ["Nobody but Margaret answered", "the foghorn that stormy evening."],
+]
+"""The lines drawn on each page of the picture books below (a page per entry)."""
+
+FIXED_LAYOUT = '<meta property="rendition:layout">pre-paginated</meta>'
+
+
+def write_picture_epub(
+    path: Path,
+    pages: Sequence[Sequence[str]] = PICTURE_PAGES,
+    *,
+    title: str = "Gull Rock Pictures",
+    svg_pages: Sequence[int] = (),
+    caption: str = "",
+) -> Path:
+    """A fixed-layout EPUB whose pages are each one PNG of their lines: an `<img>`, or for the 1-based
+    `svg_pages` an `<svg><image/></svg>` (the usual fixed-layout markup); `caption` is a little text on
+    the first page; a nav names the first and last pages."""
+    from tests.fixtures_books import nav_document, write_hand_epub, xhtml
+
+    documents: dict[str, str] = {}
+    pictures: dict[str, str | bytes] = {}
+    items = ""
+    for number, lines in enumerate(pages, start=1):
+        name = f"images/page{number}.png"
+        pictures[name] = page_picture(lines, 620, 877)
+        items += f'<item id="img{number}" href="{name}" media-type="image/png"/>'
+        if number in svg_pages:
+            body = (
+                '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                f'width="100%" height="100%" viewBox="0 0 620 877"><image width="620" height="877" '
+                f'xlink:href="../{name}"/></svg>'
+            )
+        else:
+            body = f'<div><img src="../{name}" width="620" height="877" alt=""/></div>'
+        if number == 1 and caption:
+            body += f"<p>{caption}</p>"
+        documents[f"text/page{number}.xhtml"] = xhtml(body)
+    toc = [("Dawn", "text/page1.xhtml"), ("Evening", f"text/page{len(pages)}.xhtml")]
+    documents_and_nav = {**documents, "nav.xhtml": nav_document(toc)}
+    return write_hand_epub(
+        path,
+        documents_and_nav,
+        extra_files=pictures,
+        title=title,
+        nav="nav.xhtml",
+        spine=[f"d{i}" for i in range(len(documents))],
+        extra_items=items,
+        meta=FIXED_LAYOUT,
+    )
+
+
+def write_cbz(
+    path: Path,
+    pages: Sequence[Sequence[str]] = PICTURE_PAGES,
+    *,
+    comic_info: str | None = None,
+    folders: Sequence[str] = (),
+) -> Path:
+    """A comic archive of PNG pages named so that only a natural sort orders them (page9 before page10),
+    in `folders` (one per page, when given), with a ComicInfo.xml when given."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        order = list(enumerate(pages, start=9))  # page9.png, page10.png, page11.png ...
+        for index, (number, lines) in enumerate(reversed(order)):
+            folder = f"{folders[len(order) - 1 - index]}/" if folders else ""
+            archive.writestr(f"{folder}page{number}.png", page_picture(lines, 620, 877))
+        archive.writestr("__MACOSX/._page9.png", b"resource fork")
+        if comic_info is not None:
+            archive.writestr("ComicInfo.xml", comic_info)
+    return path
+
+
+def write_svg_text_epub(path: Path) -> Path:
+    """An EPUB whose story is SVG `<text>`: one XHTML page with an inline svg, one SVG spine document."""
+    from tests.fixtures_books import write_hand_epub, xhtml
+
+    inline = xhtml(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 800">'
+        "<title>not the story</title>"
+        '<text x="10" y="40">The keeper lit the lamp</text>'
+        '<text x="10" y="60">at the top of the tower.</text>'
+        '<text x="10" y="140"><tspan>A gull cried</tspan> <tspan>over the rocks.</tspan></text>'
+        "</svg>"
+    )
+    document = (
+        '<?xml version="1.0" encoding="utf-8"?>'
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 800">'
+        '<rect width="600" height="800" fill="white"/>'
+        '<text x="20" y="50">Margaret rowed the skiff home</text>'
+        '<text x="20" y="70">before the storm broke.</text>'
+        "</svg>"
+    )
+    return write_hand_epub(path, {"one.xhtml": inline, "two.svg": document}, title="Drawn Words")

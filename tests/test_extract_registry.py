@@ -26,7 +26,7 @@ def error_of(path: Path) -> str:
 def test_supported_suffixes() -> None:
     assert set(SUPPORTED_SUFFIXES) == {
         ".pdf", ".epub", ".txt", ".md", ".markdown", ".html", ".htm", ".xhtml", ".fb2", ".fb2.zip",
-        ".mobi", ".azw", ".azw3", ".kf8", ".prc",
+        ".mobi", ".azw", ".azw3", ".kf8", ".prc", ".cbz",
     }  # fmt: skip
 
 
@@ -57,7 +57,7 @@ def test_unsupported_types(tmp_path: Path) -> None:
         archive.writestr("[Content_Types].xml", "<Types/>")
         archive.writestr("word/document.xml", "<document/>")
     assert error_of(docx).endswith(
-        "unsupported file type (.docx); reader imports PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT and Markdown."
+        "unsupported file type (.docx); reader imports PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT, Markdown and CBZ comics."
     )
     other = tmp_path / "README"
     other.write_text("hello")
@@ -65,7 +65,7 @@ def test_unsupported_types(tmp_path: Path) -> None:
     zipped = tmp_path / "archive.pdf"
     with zipfile.ZipFile(zipped, "w") as archive:
         archive.writestr("a.txt", "x")
-    assert "is a zip archive, not a PDF, EPUB, FB2 or text book" in error_of(zipped)
+    assert "is a zip archive, not a PDF, EPUB, FB2, comic (CBZ) or text book" in error_of(zipped)
 
 
 def test_missing_empty_and_folder(tmp_path: Path) -> None:

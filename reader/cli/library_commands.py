@@ -19,13 +19,15 @@ from reader.services import SAMPLE_BOOK, Services
 
 def register(commands: Any) -> None:
     p = commands.add_parser(
-        "import", help="import books (PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT, Markdown) or folders of them"
+        "import", help="import books (PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT, Markdown, CBZ) or folders of them"
     )
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     p.add_argument("--force", action="store_true", help="rebuild even if the file is unchanged")
     p.add_argument("--password", help="password of an encrypted PDF")
     p.add_argument(
-        "--ocr", action="store_true", help="read the PDF pages that have no text layer by local OCR"
+        "--ocr",
+        action="store_true",
+        help="read the pages that have no text (scanned PDFs, comics, picture books) by local OCR",
     )
     p.add_argument("--json", action="store_true", help="one JSON object per file")
     p.set_defaults(handler=import_command)
@@ -98,7 +100,7 @@ def import_command(args: argparse.Namespace, services: Services) -> int:
     files = importer.expand(args.paths)
     if not files:
         error_line(
-            f"No books found in {', '.join(map(str, args.paths))} (PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT or Markdown)."
+            f"No books found in {', '.join(map(str, args.paths))} (PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT, Markdown or CBZ)."
         )
         return 1
     progress = ProgressLine()
@@ -134,7 +136,7 @@ def import_command(args: argparse.Namespace, services: Services) -> int:
             if len(files) > number:
                 print(f"Stopped before the other {len(files) - number} files.", file=sys.stderr)
             return 1
-        if args.ocr and outcome.book is not None and outcome.book.format == "pdf":
+        if args.ocr and outcome.book is not None and services.ocr.can_read(outcome.book):
             from reader.cli.ocr_commands import run_ocr
 
             if run_ocr(services, outcome.book, 1, outcome.book.page_count, args.json) == 130:

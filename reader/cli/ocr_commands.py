@@ -1,4 +1,4 @@
-"""`reader ocr`: read a PDF's pages that have no text layer with local OCR."""
+"""`reader ocr`: read the pages that have no text (a scanned PDF's, a comic's) with local OCR."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def register(commands: Any) -> None:
-    p = commands.add_parser("ocr", help="read a PDF's pages that have no text layer with local OCR")
+    p = commands.add_parser("ocr", help="read the pages that have no text (scanned PDFs, comics, picture books) with local OCR")
     p.add_argument("book", metavar="BOOK", help="id prefix or title")
     p.add_argument("--pages", metavar="A-B", help='a range of printed labels, e.g. "5-20", "30-"')
     p.add_argument("--json", action="store_true", help="one JSON object per page read, then a summary")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reader.domain.models import NO_VISUALS, PageVisuals
+from reader.domain.models import NO_VISUALS, PagePicture, PageVisuals
 
 
 @dataclass(frozen=True)
@@ -14,6 +14,8 @@ class ExtractedPage:
     label: str
     text: str
     visuals: PageVisuals = NO_VISUALS
+    picture: PagePicture | None = None
+    """The page itself as a picture, for books whose pages are images (kept in the library)."""
 
 
 @dataclass(frozen=True)

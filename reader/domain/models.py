@@ -26,6 +26,18 @@ class PageVisuals:
 
 NO_VISUALS = PageVisuals()
 
+PICTURE_VISUALS = PageVisuals(image_count=1, image_area=1.0, drawing_area=0.0, importance=5)
+"""A page that is one picture (a comic's or a fixed-layout book's page)."""
+
+
+@dataclass(frozen=True)
+class PagePicture:
+    """A page that is a picture, kept in the library (image-only books: comics, fixed-layout EPUBs)."""
+
+    media_type: str
+    """"image/jpeg", "image/png", "image/gif", "image/webp", "image/svg+xml", ..."""
+    data: bytes
+
 
 @dataclass(frozen=True)
 class Book:

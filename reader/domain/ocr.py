@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from reader.domain.knowledge import ExtractedConcept
+    from reader.domain.models import Book
 
 OCR_EXTRA_HINT = "install the OCR extra: pip install 'reader[ocr]'"
 
@@ -22,9 +23,13 @@ class PageImage:
 
 
 class PageImages(Protocol):
-    """Pictures of a book's pages, taken from its file."""
+    """Pictures of a book's pages: a PDF's from its file, a picture book's from the library."""
 
-    def image(self, source_path: str, page: int) -> PageImage | None:
+    def readable(self, book: Book) -> bool:
+        """Whether the book's pages have pictures to read (a PDF, or a book whose pages are pictures)."""
+        ...
+
+    def image(self, book: Book, page: int) -> PageImage | None:
         """The picture of 1-based `page`, or None when the page has no image to read.
 
         Raises:

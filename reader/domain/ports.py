@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # annotations only: a use case importing one port loads no ot
     from reader.domain.enrichment import EnrichmentFailure, EnrichmentStatus, StoredEnrichment
     from reader.domain.extracted import ExtractedBook
     from reader.domain.knowledge import ConceptEntry, ConceptName, ExtractedConcept
-    from reader.domain.models import Book, Chapter, Chunk, Page
+    from reader.domain.models import Book, Chapter, Chunk, Page, PagePicture
     from reader.domain.search import BookVectors, EmbeddingSpace, EmbeddingVector, ScoredChunk, SearchResult
 
 ProgressCallback = Callable[[int, int], None]
@@ -70,14 +70,28 @@ class BookRepository(Protocol):
         chunks: Sequence[Chunk],
         concepts: Sequence[ExtractedConcept] = (),
         page_texts: Sequence[tuple[int, str, str]] = (),
+        pictures: Mapping[int, PagePicture] | None = None,
     ) -> None:
         """Write a whole book (with its concept map) atomically, replacing an earlier copy but keeping
         the reader's own: its reading position and conversations. `page_texts` ((page, source, text))
-        are recognised page texts to keep marked as such (their text is in `chunks`)."""
+        are recognised page texts to keep marked as such (their text is in `chunks`); `pictures` are
+        the pages that are pictures (page number -> picture)."""
         ...
 
     def page_texts(self, book_id: str) -> Mapping[int, tuple[str, str]]:
         """Page -> (source, text) of every page whose text was recognised (OCR, a model's transcription)."""
+        ...
+
+
+class PagePictures(Protocol):
+    """The pictures of books whose pages are images, kept in the library."""
+
+    def picture(self, book_id: str, page: int) -> PagePicture | None:
+        """The picture of 1-based `page`, or None when that page is not a picture."""
+        ...
+
+    def pages_with_pictures(self, book_id: str) -> set[int]:
+        """The numbers of the book's pages that are pictures (empty for a book of text)."""
         ...
 
 

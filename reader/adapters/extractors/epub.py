@@ -26,6 +26,7 @@ from reader.adapters.extractors.epub_pages import (
     print_pages,
     synthetic_pages,
 )
+from reader.adapters.extractors.epub_picture_book import is_picture_book, picture_book
 from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS
 from reader.adapters.extractors.xhtml import HEADING_LEVEL, TEXT, parse_xhtml, tokens
 from reader.domain.book_matter import matter_title
@@ -41,6 +42,8 @@ FLAT_NAV_HEADINGS = 4
 FLAT_NAV_RATIO = 3
 """Navigation is too flat when the book has this many headings and this many times its story entries."""
 CONTENT_TYPES = frozenset(("application/xhtml+xml", "text/html", "application/xml", "text/xml", ""))
+SVG_TYPE = "image/svg+xml"
+"""An SVG content document: EPUB 3 allows it in the spine (its `<text>` is the page's text)."""
 NOT_CONTENT_SUFFIXES = tuple(".css .jpg .jpeg .png .gif .svg .webp .ncx .otf .ttf .woff .woff2".split())
 
 
@@ -72,6 +75,13 @@ class EpubExtractor:
             docs = read_spine(archive, package, warnings, progress)
             missing = missing_resources(archive, package)
             navigation = read_navigation(archive, package)
+            if is_picture_book(docs, package):
+                pictured = picture_book(path, archive, package, docs, navigation, warnings)
+                if not any(page.picture for page in pictured.pages):
+                    raise ExtractionError(
+                        f"{shown(path)}: its pages are pictures, but none is in the archive."
+                    )
+                return pictured
         if not any(kind == TEXT and value.strip() for doc in docs for kind, value in doc.tokens):
             reason = warnings[0].rstrip(".") if warnings else "image-only or empty?"
             raise ExtractionError(f"{shown(path)} contains no readable text ({reason}).")
@@ -164,10 +174,11 @@ def read_spine(
         if item is None:
             unreadable.append(f"{idref or '(empty idref)'} (not in the manifest)")
             continue
+        svg = item.media_type == SVG_TYPE
         if (
             item.path in seen
-            or item.media_type not in CONTENT_TYPES
-            or item.path.lower().endswith(NOT_CONTENT_SUFFIXES)
+            or not svg
+            and (item.media_type not in CONTENT_TYPES or item.path.lower().endswith(NOT_CONTENT_SUFFIXES))
         ):
             continue
         seen.add(item.path)
@@ -252,7 +263,9 @@ def heading_levels(docs: list[SpineDocument], toc: list[NavPoint]) -> frozenset[
         for kind, value in doc.tokens:
             if kind == HEADING_LEVEL and value in "123":
                 counts[int(value)] = counts.get(int(value), 0) + 1
-    story = [p for p in toc if not matter_title(p.title) and p.title.strip().lower() not in GENERIC_NAV_TITLES]
+    story = [
+        p for p in toc if not matter_title(p.title) and p.title.strip().lower() not in GENERIC_NAV_TITLES
+    ]
     least = 2 if len(story) < 2 else max(FLAT_NAV_HEADINGS, FLAT_NAV_RATIO * len(story))
     top = next((level for level in sorted(counts) if counts[level] >= least), None)
     if top is None:
@@ -264,7 +277,9 @@ def headed_chapters(book: BookPages, levels: frozenset[int]) -> list[ExtractedCh
     """Chapters at the headings of `levels`, nested by level."""
     top = min(levels)
     return [
-        ExtractedChapter(title, page + 1, level - top) for page, title, level in book.heading_places if level in levels
+        ExtractedChapter(title, page + 1, level - top)
+        for page, title, level in book.heading_places
+        if level in levels
     ]
 
 

@@ -51,6 +51,8 @@ class Package:
     spine: list[str] = field(default_factory=list)
     nav_path: str | None = None
     ncx_path: str | None = None
+    layout: str = ""
+    """The book's rendition:layout: "pre-paginated" for a fixed-layout book, else ""."""
 
 
 def resolve_href(base_file: str, href: str) -> tuple[str | None, str | None]:
@@ -72,7 +74,11 @@ class EpubArchive:
     """A checked EPUB zip: members are looked up leniently and read with the size limits enforced."""
 
     def __init__(
-        self, path: Path, max_unpacked_bytes: int = MAX_UNPACKED_BYTES, max_ratio: float = MAX_RATIO
+        self,
+        path: Path,
+        max_unpacked_bytes: int = MAX_UNPACKED_BYTES,
+        max_ratio: float = MAX_RATIO,
+        kind: str = "an EPUB",
     ) -> None:
         self.path = path
         check_file(path)
@@ -80,7 +86,7 @@ class EpubArchive:
             self.zip = zipfile.ZipFile(path)
         except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError):
             raise ExtractionError(
-                f"{shown(path)} is not an EPUB (it is not a zip archive, or it is damaged)."
+                f"{shown(path)} is not {kind} (it is not a zip archive, or it is damaged)."
             ) from None
         except OSError as error:
             raise ExtractionError(
@@ -236,6 +242,10 @@ def _read_metadata(opf: Any, package: Package) -> None:
     for meta in _descendants(metadata, "meta"):
         if meta.get("property") == "role" and meta.get("refines"):
             roles[meta.get("refines").lstrip("#")] = clean_field(meta.text)
+        elif meta.get("property") == "rendition:layout" and not meta.get("refines"):
+            package.layout = clean_field(meta.text).lower()
+        elif meta.get("name") == "fixed-layout" and clean_field(meta.get("content")).lower() == "true":
+            package.layout = "pre-paginated"  # the older iBooks/Kindle way of saying it
     titles = [clean_field(element_text(t)) for t in _descendants(metadata, "title")]
     package.title = next((t for t in titles if t), "")
     creators: list[tuple[str, str]] = []

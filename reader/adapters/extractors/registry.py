@@ -5,6 +5,7 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+from reader.adapters.extractors.cbz import CBZ_SUFFIXES, CbzExtractor, is_comic_archive
 from reader.adapters.extractors.common import check_file, read_head, shown
 from reader.adapters.extractors.epub import EpubExtractor
 from reader.adapters.extractors.fb2 import Fb2Extractor
@@ -25,9 +26,10 @@ SUPPORTED_SUFFIXES: tuple[str, ...] = (
     ".fb2",
     ".fb2.zip",
     *MOBI_SUFFIXES,
+    *CBZ_SUFFIXES,
 )
 """File name suffixes a folder scan picks up (lower case; matched at the end of the name)."""
-FORMATS = "PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT and Markdown"
+FORMATS = "PDF, EPUB, MOBI/AZW3, FB2, HTML, TXT, Markdown and CBZ comics"
 
 TEXT_SUFFIXES = frozenset((".txt", *MARKDOWN_SUFFIXES))
 EPUB_MIMETYPE = b"application/epub+zip"
@@ -35,7 +37,7 @@ EPUB_MIMETYPE = b"application/epub+zip"
 
 def _zip_kind(path: Path) -> str:
     """'epub' for a zip that declares itself an EPUB (or has an EPUB container), 'fb2' for a zip holding
-    an .fb2 book, else 'zip'."""
+    an .fb2 book, 'cbz' for a zip of page images (a comic), else 'zip'."""
     try:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
@@ -47,6 +49,8 @@ def _zip_kind(path: Path) -> str:
                 return "epub"
             if any(name.lower().endswith(".fb2") for name in names):
                 return "fb2"
+            if is_comic_archive(list(names)):
+                return "cbz"
     except (
         zipfile.BadZipFile,
         zipfile.LargeZipFile,
@@ -61,7 +65,7 @@ def _zip_kind(path: Path) -> str:
 
 
 def detect_format(path: Path) -> str | None:
-    """'pdf', 'epub', 'fb2', 'mobi', 'html' or 'text' from magic bytes, then the extension; None for
+    """'pdf', 'epub', 'fb2', 'cbz', 'mobi', 'html' or 'text' from magic bytes, then the extension; None for
     anything else."""
     check_file(path)
     head = read_head(path)
@@ -74,8 +78,10 @@ def detect_format(path: Path) -> str | None:
             return "epub"
         if kind == "fb2":
             return "fb2"
+        if kind == "cbz" or suffix in CBZ_SUFFIXES:
+            return "cbz"
         if suffix in SUPPORTED_SUFFIXES and suffix != ".zip":
-            raise ExtractionError(f"{shown(path)} is a zip archive, not a PDF, EPUB, FB2 or text book.")
+            raise ExtractionError(f"{shown(path)} is a zip archive, not a PDF, EPUB, FB2, comic (CBZ) or text book.")
         return None
     if is_mobi(head):
         return "mobi"
@@ -109,5 +115,7 @@ def extractor_for(path: Path) -> BookExtractor:
         return Fb2Extractor()
     if kind == "mobi":
         return MobiExtractor()
+    if kind == "cbz":
+        return CbzExtractor()
     suffix = path.suffix.lower() or "no extension"
     raise ExtractionError(f"{shown(path)}: unsupported file type ({suffix}); reader imports {FORMATS}.")

@@ -15,13 +15,18 @@ from reader.domain.errors import ExtractionError
 
 EPUB_NS = "http://www.idpf.org/2007/ops"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+SVG_PARAGRAPH_STEP = 1.6
+"""An svg `<text>` line further below the one before than this many times the usual line step starts a
+new paragraph."""
 
-TEXT, BREAK, ANCHOR, PAGEBREAK, HEADING, IMAGE, HEADING_LEVEL = range(7)
+TEXT, BREAK, ANCHOR, PAGEBREAK, HEADING, IMAGE, HEADING_LEVEL, IMAGE_SOURCE = range(8)
 Token = tuple[int, str]
 """(kind, value): TEXT raw text, BREAK a block boundary, ANCHOR an element id, PAGEBREAK a page label
 (its element's id follows as an ANCHOR), HEADING the text of an h1-h6 about to start (HEADING_LEVEL, its
 rank "1"-"6", comes just before it), IMAGE an img or svg with the share of a page it is estimated to
-fill (a decimal, e.g. "0.35")."""
+fill (a decimal, e.g. "0.35"); IMAGE_SOURCE, just before its IMAGE, the image's link as written
+(an img's src, an svg image's href). The text of an svg's `<text>` elements is TEXT like any other."""
 
 SKIPPED = frozenset(
     "script style head title template noscript rt rp svg iframe object embed audio video canvas "
@@ -202,6 +207,57 @@ def _element_id(element: Any) -> str | None:
     )
 
 
+def _svg_y(element: Any) -> float | None:
+    """The baseline of an svg `<text>` (its own y, else its first tspan's), or None when not given."""
+    for candidate in (element, *element.iter()):
+        value = (candidate.get("y") or "").split()
+        if value:
+            try:
+                return float(value[0].rstrip("px"))
+            except ValueError:
+                return None
+    return None
+
+
+def svg_tokens(svg: Any) -> list[Token]:
+    """An svg as tokens: its pictures (IMAGE_SOURCE and IMAGE) and the text of its `<text>` elements,
+    lines joined into paragraphs where they follow at the usual line step."""
+    out: list[Token] = []
+    lines: list[tuple[float | None, str]] = []
+    pictures = 0
+    for element in svg.iter():
+        name = local_name(element)
+        if name == "image":
+            pictures += 1
+            if source := (element.get(XLINK_HREF) or element.get("href") or "").strip():
+                out.append((IMAGE_SOURCE, source))
+        elif name == "text" and not any(
+            local_name(a) in ("defs", "title", "desc") for a in element.iterancestors()
+        ):
+            if text := element_text(element):
+                lines.append((_svg_y(element), text))
+    if pictures or not lines:
+        out.append((IMAGE, str(image_area(svg))))
+    steps = sorted(
+        b[0] - a[0]
+        for a, b in zip(lines, lines[1:], strict=False)
+        if a[0] is not None and b[0] is not None and b[0] > a[0]
+    )
+    usual = steps[(len(steps) - 1) // 2] if steps else 0.0  # the lower median: most steps are lines
+    out.append((BREAK, ""))
+    for index, (y, text) in enumerate(lines):
+        before = lines[index - 1][0] if index else None
+        if index and (
+            y is None or before is None or not usual or y - before > SVG_PARAGRAPH_STEP * usual or y < before
+        ):
+            out.append((BREAK, ""))
+        elif index:
+            out.append((TEXT, " "))
+        out.append((TEXT, text))
+    out.append((BREAK, ""))
+    return out
+
+
 def tokens(root: Any) -> list[Token]:
     """Walk a document into text, block-break, anchor, page-break and heading tokens, in reading order."""
     out: list[Token] = []
@@ -245,9 +301,11 @@ def tokens(root: Any) -> list[Token]:
                 pass
             elif name in SKIPPED:
                 if name == "svg":
-                    out.append((IMAGE, str(image_area(element))))
+                    out.extend(svg_tokens(element))
             else:
                 if name == "img":
+                    if source := (element.get("src") or "").strip():
+                        out.append((IMAGE_SOURCE, source))
                     out.append((IMAGE, str(image_area(element))))
                 if name in BLOCKS or name == "br":
                     out.append((BREAK, ""))

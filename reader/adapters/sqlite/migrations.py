@@ -370,6 +370,20 @@ INSERT INTO finished_books (book_id, finished_on)
 last page. Books finished before this step get the date they were last read. No foreign key (a reindex
 replaces the book's row); removing the book deletes it."""
 
+_V13_PAGE_IMAGES = """
+CREATE TABLE page_images (
+    id         INTEGER PRIMARY KEY,
+    book_id    TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+    page       INTEGER NOT NULL,
+    media_type TEXT NOT NULL,
+    data       BLOB NOT NULL,
+    UNIQUE (book_id, page)
+);
+"""
+"""Pages that are pictures (comics, fixed-layout EPUBs of images): the image file's bytes as the book
+has them, so the viewer can show the page and OCR can read it without the book's file. Made by the
+import (a re-import replaces them); a rowid table, since its rows are large."""
+
 _bookmark_anchors = _script(_V10_BOOKMARK_ANCHORS)
 _finished_books = _script(_V11_FINISHED_BOOKS)
 
@@ -386,6 +400,7 @@ MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V10_PAGE_TEXTS),
     _bookmark_anchors,
     _finished_books,
+    _script(_V13_PAGE_IMAGES),
 ]
 """MIGRATIONS[i] brings a database from user_version i to i + 1."""
 

@@ -226,8 +226,9 @@ class ImportBooksUseCase:
             headings.setdefault(chapter.start_page, []).append(chapter.title)
         concepts = build_concept_map(story.texts, headings)
         kept = [(number, source, text) for number, (source, text) in sorted(recognised.items())]
+        pictures = {i: p.picture for i, p in enumerate(extracted.pages, start=1) if p.picture is not None}
         self.books.replace(
-            book, path.stat().st_size, self.index_version, pages, chapters, chunks, concepts, kept
+            book, path.stat().st_size, self.index_version, pages, chapters, chunks, concepts, kept, pictures
         )
         stored = self.books.get(book_id)
         assert stored is not None

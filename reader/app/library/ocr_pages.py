@@ -47,7 +47,7 @@ class OcrOutcome:
 
 
 class OcrPagesUseCase:
-    """Reads a PDF book's pages that have no text, with a local recognizer."""
+    """Reads the pages that have no text (a scanned PDF's, a comic's), with a local recognizer."""
 
     def __init__(
         self,
@@ -63,6 +63,10 @@ class OcrPagesUseCase:
         self.images = images
         self.recognizer = recognizer
         self.index = PageTextIndex(books, chunks, store, build_concept_map)
+
+    def can_read(self, book: Book) -> bool:
+        """Whether the book has page pictures OCR can read (a PDF, or a book whose pages are pictures)."""
+        return self.images.readable(book)
 
     def blank_pages(self, book: Book, start: int, end: int) -> list[int]:
         """Pages in start..end with no text at all (no chunks)."""
@@ -82,13 +86,17 @@ class OcrPagesUseCase:
         """OCR the blank pages in start..end (default: all) that are not done yet.
 
         Raises:
-            ReaderError: the book does not exist, is not a PDF, or the recognizer is not installed.
+            ReaderError: the book does not exist, has no page pictures (not a PDF nor a book of
+            pictures), or the recognizer is not installed.
         """
         book = self.books.get(book_id)
         if book is None:
             raise ReaderError("No such book.")
-        if book.format != "pdf":
-            raise ReaderError(f"{book.title} is not a PDF; OCR reads the scanned pages of PDF books.")
+        if not self.images.readable(book):
+            raise ReaderError(
+                f"{book.title} has no page pictures; OCR reads scanned PDFs and books whose pages are pictures "
+                "(comics, fixed-layout EPUBs)."
+            )
         last = min(end or book.page_count, book.page_count)
         labels = {p.number: p.label for p in self.books.pages(book_id)}
         done = self.store.recognized(book_id)
@@ -116,7 +124,7 @@ class OcrPagesUseCase:
         return outcome
 
     def _read_page(self, book: Book, number: int, label: str) -> OcrPage:
-        image = self.images.image(book.source_path, number)
+        image = self.images.image(book, number)
         if image is None:
             return OcrPage(number, label, "no image")
         text = self.recognizer.recognize(image.data)
