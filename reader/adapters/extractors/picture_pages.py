@@ -22,6 +22,8 @@ PICTURE_TYPES = {
     ".svg": "image/svg+xml",
 }
 """Image files a page can be, by suffix (lower case)."""
+OCR_ENGINE = "rapidocr_onnxruntime"
+"""The OCR extra's recognizer package (reader.adapters.ocr.rapid_ocr)."""
 
 
 def picture_type(name: str, declared: str = "") -> str:
@@ -39,10 +41,10 @@ def picture_visuals(text: str) -> PageVisuals:
 
 def ocr_warning(blank: int, total: int) -> str:
     """The warning for `blank` of `total` pages that are pictures with no text yet."""
-    from reader.adapters.ocr.rapid_ocr import ocr_available  # checks without importing the OCR engine
+    from importlib.util import find_spec  # the OCR extra's recognizer, found without importing it
 
     how = "`reader ocr BOOK` (or `reader import --ocr`) reads them"
-    if not ocr_available():
+    if find_spec(OCR_ENGINE) is None:
         how += "; it needs the OCR extra: pip install 'reader[ocr]'"
     pages = "page is a picture" if total == 1 else "pages are pictures"
     share = f"{blank} of {total} {pages}" if blank != total else f"All {total} {pages}"
