@@ -10,6 +10,7 @@ import pytest
 
 from reader.adapters.extractors.pdf import PdfExtractor
 from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
+from reader.adapters.extractors.pdf_pdfium import read_pages_with_pdfium
 from reader.adapters.ocr.pdf_page_images import PdfPageImages
 from reader.cli.main import main
 from reader.domain.errors import ExtractionError
@@ -97,3 +98,10 @@ def test_a_broken_pdf_import_writes_nothing(tmp_path: Path, capsys: pytest.Captu
     assert code == 1 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     code, out, _ = run(capsys, "list", "--json")
     assert out == ""
+
+
+def test_pdfium_reads_the_pages_pypdf_could_not(tmp_path: Path) -> None:
+    path = lose_startxref(write_pdf(tmp_path / "book.pdf", 4))
+    found = read_pages_with_pdfium(path, None, [1, 3, 9])  # page 10 does not exist
+    assert sorted(found) == [1, 3] and "number2" in found[1] and "number4" in found[3]
+    assert read_pages_with_pdfium(break_page_tree(write_pdf(tmp_path / "gone.pdf", 2)), None, [0]) == {}

@@ -96,6 +96,10 @@ def test_picture_books_without_the_ocr_extra_say_to_install_it(
     ]
     code, _, err = run(capsys, "ocr", "Comic")
     assert code == 1 and len(err.splitlines()) == 1 and "pip install 'reader[ocr]'" in err
+    code, out, _ = run(capsys, "info", "Comic")
+    assert "pictures  3 pages are pictures kept in the library; 0 pages have text from OCR" in out
+    code, out, _ = run(capsys, "info", "Comic", "--json")
+    assert json.loads(out)["picture_pages"] == 3
 
 
 def test_import_ocr_reads_a_comic_and_ocr_reads_a_picture_epub(

@@ -199,6 +199,7 @@ def info_command(args: argparse.Namespace, services: Services) -> int:
     data["chapters"] = len(services.books.chapters(book.id))
     data["chunks"] = services.chunks.count(book.id)
     data["figure_pages"] = [p.label for p in pages if p.has_figures]
+    data["picture_pages"] = len(services.page_pictures.pages_with_pictures(book.id))
     data["encoding"] = book.encoding
     status = services.enrichments.status(book.id)
     data["enriched"] = {
@@ -246,8 +247,12 @@ def print_book_details(book: Book, services: Services) -> None:
     print(
         f"  time left {in_chapter}{format_minutes(left.book_minutes)} in the book (at {round(wpm)} words a minute)"
     )
+    pictures = len(services.page_pictures.pages_with_pictures(book.id))
+    if pictures:
+        ocr = sum(1 for p in pages if p.text_source)
+        print(f"  pictures  {pictures} pages are pictures kept in the library; {ocr} pages have text from OCR")
     figures = [p.label for p in pages if p.has_figures]
-    if figures:
+    if figures and not pictures:
         shown = ", ".join(figures[:8]) + (", ..." if len(figures) > 8 else "")
         print(f"  figures   {len(figures)} pages ({shown})")
     status = services.enrichments.status(book.id)

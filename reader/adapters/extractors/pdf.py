@@ -28,7 +28,7 @@ from reader.adapters.extractors.pdf_pages import (
     quiet_pypdf,
     usable_cpus,
 )
-from reader.adapters.extractors.pdf_pdfium import PdfiumUnreadable, read_with_pdfium
+from reader.adapters.extractors.pdf_pdfium import PdfiumUnreadable, read_pages_with_pdfium, read_with_pdfium
 from reader.adapters.extractors.pdf_structure import find_structure
 from reader.adapters.extractors.pdf_visuals import Measured
 from reader.adapters.extractors.text_cleanup import normalize_text
@@ -137,6 +137,13 @@ class PdfExtractor:
             texts = self._texts(path, reader, used_password, count, progress, measures, fonts)
             if all(text is None for text in texts):
                 raise _damaged(path, "no page could be read")
+            repaired = ""
+            unread = [index for index, text in enumerate(texts) if text is None]
+            if unread:  # pages pypdf cannot read: PDFium may
+                for index, text in read_pages_with_pdfium(path, used_password, unread).items():
+                    texts[index] = text
+                if mended := sum(1 for index in unread if texts[index] is not None):
+                    repaired = f"{plural(mended, 'page', 'pages')} pypdf could not read {'was' if mended == 1 else 'were'} read with PDFium."
             chapters, skipped = outline_chapters(reader, count)
             title, author, language = metadata(reader)
             return RawPdf(
@@ -150,6 +157,7 @@ class PdfExtractor:
                 language,
                 measures,
                 fonts,
+                repaired,
             )
 
     def _texts(

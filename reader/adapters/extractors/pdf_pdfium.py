@@ -81,6 +81,23 @@ def read_with_pdfium(
     )
 
 
+def read_pages_with_pdfium(path: Path, password: str | None, indexes: list[int]) -> dict[int, str]:
+    """The text of the given 0-based pages as PDFium reads them (the pages it can load); {} when it
+    cannot open the file."""
+    try:
+        import pypdfium2
+
+        document = pypdfium2.PdfDocument(path, password=password or None)
+    except Exception:  # noqa: BLE001 - no PDFium, or it cannot open the file: nothing more to read
+        return {}
+    try:
+        count = len(document)
+        found = {index: _page_text(document, index) for index in indexes if 0 <= index < count}
+    finally:
+        document.close()
+    return {index: text for index, text in found.items() if text is not None}
+
+
 def _reason(error: BaseException) -> str:
     """PDFium's reason ("Failed to load document (PDFium: Data format error)." -> "data format error")."""
     text = one_line(error)
