@@ -15,6 +15,7 @@ from reader.adapters.sqlite.settings_repository import SqliteSettingsRepository
 from reader.app.library.book_lookup import find_in_library
 from reader.app.pages.page_lookup import PageLookup
 from reader.config import Config, load_config
+from reader.domain.errors import ReaderError
 from reader.domain.models import Book
 from reader.locations import database_path
 
@@ -434,6 +435,19 @@ class Services:
         from reader.adapters.sqlite.backup import backup_library, default_backup_path
 
         return backup_library(self.db.path, target or default_backup_path(self.db.path))
+
+    def storage_error(self, error: BaseException) -> ReaderError | None:
+        """The one-line error for a failure of the library file itself (raised by the driver outside a
+        statement, e.g. while rows are read), or None for any other error."""
+        from reader.adapters.sqlite.storage_errors import storage_error
+
+        return storage_error(error, self.db.path) if type(error).__module__.startswith("sqlean") else None
+
+    def latest_backups(self) -> list[Path]:
+        """The newest copies of the library in its backups folder, newest first."""
+        from reader.adapters.sqlite.backup import latest_backups
+
+        return latest_backups(self.db.path)
 
     def check_library(self, repair: bool = False) -> CheckReport:
         """The library file's integrity and whether its derived tables are in step; `repair` rebuilds them."""

@@ -221,3 +221,27 @@ def test_a_migration_without_room_for_its_copy_changes_nothing(tmp_path: Path) -
     conn = sqlean.connect(str(path))
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION - 1
     conn.close()
+
+
+def test_a_damaged_file_is_reported_with_the_copy_to_restore(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for n in range(3):
+        run(capsys, "import", str(write_long_book(tmp_path / f"b{n}.txt", f"Harbour {n}", chapters=6)))
+    code, out, _ = run(capsys, "backup", "--json")
+    copy = json.loads(out)["path"]
+    library = Path(os.environ["READER_DB"])
+    conn = sqlean.connect(str(library))
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    leaf = conn.execute(
+        "SELECT pageno FROM dbstat WHERE name = 'chunks_by_page' AND pagetype = 'leaf'"
+    ).fetchone()[0]
+    conn.close()
+    with library.open("r+b") as handle:  # scribble over one page of an index
+        handle.seek((leaf - 1) * page_size + 8)
+        handle.write(b"\xff" * 64)
+    code, out, err = run(capsys, "check")
+    assert code == 1 and "Traceback" not in err
+    lines = err.splitlines()
+    assert lines[0].startswith("problem: SQLite's integrity check failed")
+    assert lines[-1].endswith(f"(the newest copy is {copy}: close reader and put it in place of {library}).")

@@ -83,9 +83,14 @@ def check_command(args: argparse.Namespace, services: Services) -> int:
         print(f"The library is sound again ({library}, {books}); your own data was not touched.")
         return 0
     if any(not f.repair for f in report.findings):
+        copies = services.latest_backups()
+        restore = (
+            f"the newest copy is {copies[0]}: close reader and put it in place of {library}"
+            if copies
+            else "there is no copy in the backups folder; `reader backup` makes one"
+        )
         print(
-            "Some problems cannot be repaired here: restore a copy made by `reader backup`, or import the "
-            "books named again.",
+            f"Some problems cannot be repaired here: import the books named again, or restore a copy ({restore}).",
             file=sys.stderr,
         )
     return 1

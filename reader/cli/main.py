@@ -14,7 +14,17 @@ from reader.domain.errors import ReaderError
 from reader.startup import pause_collector, resume_collector
 
 COMMAND_MODULES = {
-    "library_commands": ("import", "reindex", "list", "info", "toc", "search-page", "set-page", "remove", "demo"),
+    "library_commands": (
+        "import",
+        "reindex",
+        "list",
+        "info",
+        "toc",
+        "search-page",
+        "set-page",
+        "remove",
+        "demo",
+    ),
     "search_commands": ("search", "embed"),
     "chat_commands": ("ask", "chat"),
     "knowledge_commands": ("xray", "recap"),
@@ -101,6 +111,12 @@ def main(argv: Sequence[str] | None = None, *, startup: bool = False) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as error:
+        translated = services.storage_error(error)  # the library file itself failed: one line
+        if translated is None:
+            raise
+        error_line(str(translated))
+        return 1
     finally:
         services.close()
 

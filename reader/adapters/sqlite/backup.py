@@ -137,3 +137,12 @@ def backup_before_migration(library: Path, version: int) -> Path | None:
     for old in kept[:-MIGRATION_BACKUPS_KEPT]:
         old.unlink(missing_ok=True)
     return result.path
+
+
+def latest_backups(library: Path, count: int = 3) -> list[Path]:
+    """The newest copies in the backups folder beside the library, newest first."""
+    folder = library.parent / BACKUP_DIR
+    if not folder.is_dir():
+        return []
+    copies = [p for p in folder.glob("*.db") if p.is_file()]
+    return sorted(copies, key=lambda p: p.stat().st_mtime, reverse=True)[:count]

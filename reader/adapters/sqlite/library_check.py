@@ -15,7 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from reader.adapters.sqlite.connection import DatabaseError
+from reader.adapters.sqlite.storage_errors import storage_kind
 from reader.adapters.sqlite.transaction import transaction
+from reader.domain.errors import StorageError
 
 READER_OWN = frozenset(
     (
@@ -106,6 +109,13 @@ class LibraryCheck:
         fts = self._fts_out_of_step()
         for _, label in fts:
             report.findings.append(Finding(f"{label} is out of step with what it indexes", "rebuild it"))
+        lost = self._lost_vector_tables()
+        for table in lost:
+            report.findings.append(
+                Finding(
+                    f"the vector table {table} is gone", "forget it, so that `reader embed` makes it again"
+                )
+            )
         stale, missing = self._vectors()
         for table, count in stale.items():
             report.findings.append(
@@ -120,7 +130,7 @@ class LibraryCheck:
                 )
             )
         if repair and any(f.repair for f in report.findings):
-            self._repair(index_only and bool(integrity), orphans, fts, stale, missing)
+            self._repair(index_only and bool(integrity), orphans, fts, stale, missing, lost)
             after = LibraryCheck(self.conn).run()
             fixed = {finding.problem for finding in after.findings}
             for finding in report.findings:
@@ -128,7 +138,12 @@ class LibraryCheck:
         return report
 
     def _integrity(self) -> list[str]:
-        rows = [row[0] for row in self.conn.execute("PRAGMA integrity_check").fetchall()]
+        try:
+            rows = [row[0] for row in self.conn.execute("PRAGMA integrity_check").fetchall()]
+        except (StorageError, DatabaseError) as error:  # so damaged that the check itself stops
+            if storage_kind(error.__cause__ or error) != "damaged":
+                raise
+            return [f"the check stopped: {error.__cause__ or error}"]
         return [] if rows == ["ok"] else rows
 
     def _orphans(self) -> dict[str, tuple[int, str]]:
@@ -185,7 +200,12 @@ class LibraryCheck:
         stale: dict[str, int] = {}
         missing: dict[tuple[str, str], int] = {}
         tables = [row[0] for row in self.conn.execute("SELECT table_name FROM embedding_spaces").fetchall()]
+        existing = {
+            row[0] for row in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
         for table in tables:
+            if table not in existing:
+                continue  # reported by _lost_vector_tables
             quoted = _quoted(table)
             count = self.conn.execute(
                 f"SELECT count(*) FROM {quoted} v WHERE NOT EXISTS (SELECT 1 FROM chunks c "
@@ -209,6 +229,14 @@ class LibraryCheck:
                     missing[(table, book_id)] = lacking
         return stale, missing
 
+    def _lost_vector_tables(self) -> list[str]:
+        """Embedding spaces whose vector table is gone."""
+        existing = {
+            row[0] for row in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        spaces = [row[0] for row in self.conn.execute("SELECT table_name FROM embedding_spaces").fetchall()]
+        return [table for table in spaces if table not in existing]
+
     def _title(self, book_id: str) -> str:
         row = self.conn.execute("SELECT title FROM books WHERE id = ?", (book_id,)).fetchone()
         return row[0] if row else book_id[:12]
@@ -220,10 +248,14 @@ class LibraryCheck:
         fts: list[tuple[str, str]],
         stale: dict[str, int],
         missing: dict[tuple[str, str], int],
+        lost: list[str],
     ) -> None:
         """Rebuild what is derived, in one transaction; the reader's own tables are never written."""
         conn = self.conn
         with transaction(conn):
+            for table in lost:
+                conn.execute("DELETE FROM book_embeddings WHERE table_name = ?", (table,))
+                conn.execute("DELETE FROM embedding_spaces WHERE table_name = ?", (table,))
             if reindex:
                 conn.execute("REINDEX")
             for table in orphans:
