@@ -162,7 +162,7 @@ def test_without_the_extra_one_line_says_how_to_get_it(monkeypatch: pytest.Monke
     with pytest.raises(ReaderError) as caught:
         RapidOcrRecognizer().recognize(b"")
     assert str(caught.value) == (
-        "Reading scanned pages needs local OCR: install the OCR extra: pip install 'reader[ocr]'."
+        "Reading pages without text (scans, comics) needs local OCR: install the OCR extra: pip install 'reader[ocr]'."
     )
 
 

@@ -1,6 +1,6 @@
 """A PDF page's picture for OCR: the page's image straight out of the file with pypdf when the page
 is one image and nothing else; otherwise (several images, vector drawings, drawn text, forms) the
-page rendered with PDFium (pypdfium2, the `ocr` extra)."""
+page rendered with PDFium (pypdfium2)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from reader.adapters.extractors.common import one_line
 from reader.domain.errors import ReaderError
-from reader.domain.ocr import OCR_EXTRA_HINT, PageImage
+from reader.domain.ocr import PageImage
 
 RENDER_DPI = 300
 """The resolution a page is rendered at for OCR (an A4 page: 2480 x 3508 pixels)."""
@@ -83,7 +83,7 @@ class PdfPageImages:
         try:
             import pypdfium2
         except ImportError:
-            raise ReaderError(f"Reading this page needs the PDF renderer: {OCR_EXTRA_HINT}.") from None
+            raise ReaderError("Reading this page needs the PDF renderer pypdfium2; reinstall reader.") from None
         if self._pdfium_path != source_path:
             self.close()
             try:

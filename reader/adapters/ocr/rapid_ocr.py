@@ -12,10 +12,10 @@ PARAGRAPH_GAP = 1.2
 
 
 def ocr_available() -> bool:
-    """Whether the OCR extra (the recognizer and the PDF renderer) is installed, checked without importing it."""
+    """Whether the OCR extra's recognizer is installed, checked without importing it."""
     from importlib.util import find_spec
 
-    return all(find_spec(name) is not None for name in ("rapidocr_onnxruntime", "pypdfium2"))
+    return find_spec("rapidocr_onnxruntime") is not None
 
 
 def lines_to_text(boxes: list[tuple[list[list[float]], str]]) -> str:
@@ -57,7 +57,7 @@ class RapidOcrRecognizer:
             try:
                 from rapidocr_onnxruntime import RapidOCR
             except ImportError:
-                raise ReaderError(f"Reading scanned pages needs local OCR: {OCR_EXTRA_HINT}.") from None
+                raise ReaderError(f"Reading pages without text (scans, comics) needs local OCR: {OCR_EXTRA_HINT}.") from None
             self._engine = RapidOCR()
         return self._engine
 
