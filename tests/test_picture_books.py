@@ -96,6 +96,9 @@ def test_picture_books_without_the_ocr_extra_say_to_install_it(
     ]
     code, _, err = run(capsys, "ocr", "Comic")
     assert code == 1 and len(err.splitlines()) == 1 and "pip install 'reader[ocr]'" in err
+    code, out, err = run(capsys, "import", "--ocr", str(write_picture_epub(tmp_path / "pictures.epub")))
+    assert code == 1 and "Imported Gull Rock Pictures (3 pages)." in out
+    assert err.count("\n") == 1 and "needs local OCR: install the OCR extra: pip install 'reader[ocr]'" in err
     code, out, _ = run(capsys, "info", "Comic")
     assert "pictures  3 pages are pictures kept in the library; 0 pages have text from OCR" in out
     code, out, _ = run(capsys, "info", "Comic", "--json")
