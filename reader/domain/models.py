@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)
@@ -26,13 +27,10 @@ class PageVisuals:
 
 NO_VISUALS = PageVisuals()
 
-PICTURE_VISUALS = PageVisuals(image_count=1, image_area=1.0, drawing_area=0.0, importance=5)
-"""A page that is one picture (a comic's or a fixed-layout book's page)."""
+class PagePicture(NamedTuple):
+    """A page that is a picture, kept in the library (image-only books: comics, fixed-layout EPUBs).
 
-
-@dataclass(frozen=True)
-class PagePicture:
-    """A page that is a picture, kept in the library (image-only books: comics, fixed-layout EPUBs)."""
+    A NamedTuple, not a frozen dataclass: this module is on the app's start-up path."""
 
     media_type: str
     """"image/jpeg", "image/png", "image/gif", "image/webp", "image/svg+xml", ..."""
