@@ -98,6 +98,15 @@ def test_backup_command_default_place_and_refusals(
     assert code == 0 and out.startswith(f"Copied the library to {tmp_path}/")
     code, _, err = run(capsys, "backup", os.environ["READER_DB"])
     assert code == 1 and "is the library file itself" in err and len(err.splitlines()) == 1
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    code, _, err = run(capsys, "backup", str(blocker / "copy.db"))
+    assert (
+        code == 1
+        and err.startswith(f"reader: Cannot create the folder {blocker}")
+        and len(err.splitlines()) == 1
+    )
+    assert not list(tmp_path.rglob("*.partial"))
 
 
 def test_check_finds_what_is_out_of_step_and_repair_never_touches_the_readers_data(
