@@ -13,11 +13,12 @@ from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
 from reader.adapters.extractors.pdf_pdfium import read_pages_with_pdfium
 from reader.adapters.ocr.pdf_page_images import PdfPageImages
 from reader.cli.main import main
-from reader.domain.errors import ExtractionError
+from reader.domain.errors import EncryptedBookError, ExtractionError
 from reader.services import Services
 from tests.fixtures_books import (
     add_page_labels,
     break_page_tree,
+    encrypt_pdf,
     lose_startxref,
     mistype_page_tree,
     truncate,
@@ -105,3 +106,13 @@ def test_pdfium_reads_the_pages_pypdf_could_not(tmp_path: Path) -> None:
     found = read_pages_with_pdfium(path, None, [1, 3, 9])  # page 10 does not exist
     assert sorted(found) == [1, 3] and "number2" in found[1] and "number4" in found[3]
     assert read_pages_with_pdfium(break_page_tree(write_pdf(tmp_path / "gone.pdf", 2)), None, [0]) == {}
+
+
+def test_a_damaged_encrypted_pdf_still_asks_for_its_password(tmp_path: Path) -> None:
+    path = lose_startxref(encrypt_pdf(write_pdf(tmp_path / "locked.pdf", 2, title="Locked"), "s3cret"))
+    with pytest.raises(EncryptedBookError, match="password-protected; run again with --password"):
+        PdfExtractor().extract(path)
+    with pytest.raises(EncryptedBookError, match="the password is wrong"):
+        PdfExtractor().extract(path, password="nope")
+    book = PdfExtractor().extract(path, password="s3cret")
+    assert len(book.pages) == 2 and "number2" in book.pages[1].text and "repaired" in book.warnings[0]

@@ -28,7 +28,12 @@ from reader.adapters.extractors.pdf_pages import (
     quiet_pypdf,
     usable_cpus,
 )
-from reader.adapters.extractors.pdf_pdfium import PdfiumUnreadable, read_pages_with_pdfium, read_with_pdfium
+from reader.adapters.extractors.pdf_pdfium import (
+    PdfiumNeedsPassword,
+    PdfiumUnreadable,
+    read_pages_with_pdfium,
+    read_with_pdfium,
+)
 from reader.adapters.extractors.pdf_structure import find_structure
 from reader.adapters.extractors.pdf_visuals import Measured
 from reader.adapters.extractors.text_cleanup import normalize_text
@@ -222,6 +227,12 @@ def read_repaired(
     ExtractionError with pypdf's reason and PDFium's in one line."""
     try:
         read = read_with_pdfium(path, password, progress)
+    except PdfiumNeedsPassword:
+        if password:
+            raise EncryptedBookError(
+                f"{shown(path)}: the password is wrong; check it and run again with --password."
+            ) from None
+        raise EncryptedBookError(f"{shown(path)} is password-protected; run again with --password.") from None
     except PdfiumUnreadable as error:
         raise DamagedPdfError(path, f"{damage.reason}; {error}") from None
     repaired = (

@@ -21,6 +21,10 @@ class PdfiumUnreadable(Exception):
     """PDFium cannot open the file or read any of its pages either; the message is one line."""
 
 
+class PdfiumNeedsPassword(PdfiumUnreadable):
+    """The file is encrypted and the password given (if any) does not open it."""
+
+
 @dataclass
 class PdfiumBook:
     """What PDFium read: raw page text in lines (None for a page it could not load), labels, outline."""
@@ -50,6 +54,8 @@ def read_with_pdfium(
     try:
         document = pypdfium2.PdfDocument(path, password=password or None)
     except pypdfium2.PdfiumError as error:
+        if getattr(error, "err_code", None) == pypdfium2.raw.FPDF_ERR_PASSWORD:
+            raise PdfiumNeedsPassword(f"PDFium: {_reason(error)}") from None
         raise PdfiumUnreadable(f"PDFium: {_reason(error)}") from None
     try:
         count = len(document)
