@@ -204,6 +204,8 @@ PICTURE_PAGES = [
 """The lines drawn on each page of the picture books below (a page per entry)."""
 
 FIXED_LAYOUT = '<meta property="rendition:layout">pre-paginated</meta>'
+PICTURE_SIZE = (760, 1075)
+"""The picture books' page size in pixels: small for quick OCR, wide enough for every line."""
 
 
 def write_picture_epub(
@@ -224,16 +226,16 @@ def write_picture_epub(
     items = ""
     for number, lines in enumerate(pages, start=1):
         name = f"images/page{number}.png"
-        pictures[name] = page_picture(lines, 620, 877)
+        pictures[name] = page_picture(lines, PICTURE_SIZE[0], PICTURE_SIZE[1])
         items += f'<item id="img{number}" href="{name}" media-type="image/png"/>'
         if number in svg_pages:
             body = (
                 '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-                f'width="100%" height="100%" viewBox="0 0 620 877"><image width="620" height="877" '
+                f'width="100%" height="100%" viewBox="0 0 760 1075"><image width="760" height="1075" '
                 f'xlink:href="../{name}"/></svg>'
             )
         else:
-            body = f'<div><img src="../{name}" width="620" height="877" alt=""/></div>'
+            body = f'<div><img src="../{name}" width="760" height="1075" alt=""/></div>'
         if number == 1 and caption:
             body += f"<p>{caption}</p>"
         documents[f"text/page{number}.xhtml"] = xhtml(body)
@@ -264,7 +266,9 @@ def write_cbz(
         order = list(enumerate(pages, start=9))  # page9.png, page10.png, page11.png ...
         for index, (number, lines) in enumerate(reversed(order)):
             folder = f"{folders[len(order) - 1 - index]}/" if folders else ""
-            archive.writestr(f"{folder}page{number}.png", page_picture(lines, 620, 877))
+            archive.writestr(
+                f"{folder}page{number}.png", page_picture(lines, PICTURE_SIZE[0], PICTURE_SIZE[1])
+            )
         archive.writestr("__MACOSX/._page9.png", b"resource fork")
         if comic_info is not None:
             archive.writestr("ComicInfo.xml", comic_info)
