@@ -302,10 +302,13 @@ def group_names(
             ]
         )
         # a title with a surname may be any bearer of it, even one the book names only once or twice
-        fits = surname if surname and form.gender else likely(compatible_ones)
+        # else those written with this title of a sex too ("Prince Vasíli Kurágin" for "Prince Vasíli"), however
+        # rarely, before any other bearer of the word ("Vasíli Dmítrich Denisov")
+        same_rank = [i for i in compatible_ones if clusters[i].titles & address(form.titles)]
+        fits = surname if surname and form.gender else likely(same_rank or compatible_ones)
         fitting[key] = fits
         for i in fits:  # "Mr. Edgar" and "Master Edgar" may be one man; "Mr." and "Master Linton" not
-            if bears(i, word):
+            if bears(i, word) and len(by_key[key]) >= threshold:  # a title used once claims nothing
                 claimed.setdefault((i, word), set()).update(address(form.titles))
     titled_homes: dict[tuple[str, str], int] = {}
     for key in titled:
@@ -321,9 +324,12 @@ def group_names(
         # full name bears that title too; with a first name ("Countess Natásha") it is that person
         by_first_name = [i for i in fits if not bears(i, word)]
         wife = [i for i in fits if clusters[i].married and form.titles == {"Mrs."}]  # "Mrs. Harker"
-        # a man's title with the one full name in the book with this surname ("Prince Kutúzov")
+        # a man's title with the one full name in the book with this surname ("Prince Kutúzov"),
+        # or the one the book names often enough to count
         sole = (
-            [i for i in fits if bears(i, word)] if form.gender == "m" and len(bearers_of(word)) == 1 else []
+            [i for i in fits if bears(i, word)]
+            if form.gender == "m" and len(likely(bearers_of(word))) == 1
+            else []
         )
         chosen = same_title or (by_first_name or wife or sole if form.titles & FAMILY_TITLES else fits)
         if len(chosen) == 1:
@@ -504,29 +510,33 @@ def _join_leading_names(
     full_forms: Mapping[int, Sequence[NameForm]],
     apart: Collection[frozenset[str]] = frozenset(),
 ) -> list[Cluster[T]]:
-    """Join a full name that begins exactly one longer full name to it ("Anna Pávlovna" and "Anna
-    Pávlovna Schérer"); when several longer names begin with it, it names none of them for sure."""
+    """Join a full name that begins exactly one concept's longer full names to it ("Anna Pávlovna"
+    and "Anna Pávlovna Schérer", "Vasíli Dmítrich" and "General Vasíli Dmítrich Denisov" of Vaska
+    Denisov); when several concepts' longer names begin with it, it names none of them for sure."""
     cores = {i: tuple(map(fold, c.core)) for i, c in enumerate(clusters)}
-    by_lead: dict[tuple[str, ...], list[int]] = {}
-    for i, core in cores.items():
-        if not any(form.place for form in full_forms.get(i, ())):
-            by_lead.setdefault(core[:2], []).append(i)
+    by_lead: dict[tuple[str, ...], list[tuple[int, tuple[str, ...]]]] = {}
+    for i, forms in full_forms.items():
+        if any(form.place for form in forms):
+            continue
+        for longer in {tuple(map(fold, form.core)) for form in forms}:
+            by_lead.setdefault(longer[:2], []).append((i, longer))
     joined: dict[int, int] = {}
     for i, core in sorted(cores.items(), key=lambda item: len(item[1])):
         if any(form.place for form in full_forms.get(i, ())):
             continue
-        longer = {
+        targets = {
             joined.get(j, j)
-            for j in by_lead.get(core[:2], ())
-            if len(cores[j]) > len(core) and cores[j][: len(core)] == core
+            for j, longer in by_lead.get(core[:2], ())
+            if j != i and len(longer) > len(core) and longer[: len(core)] == core
         }
-        if len(longer) == 1:
-            target = longer.pop()
+        if len(targets) == 1:
+            target = targets.pop()
             side_by_side = any(
                 frozenset((a, b)) in apart for a in clusters[i].keys for b in clusters[target].keys
             )
             if (
-                compatible(clusters[i].gender, clusters[target].gender)
+                target != i
+                and compatible(clusters[i].gender, clusters[target].gender)
                 and same_standing(clusters[i].titles, clusters[target].titles)
                 and not side_by_side
             ):

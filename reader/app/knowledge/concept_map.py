@@ -200,12 +200,21 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
 
 def _fold_rare_runs(names: dict[str, _Name], lower: Counter[str], threshold: int) -> None:
     """Rare runs that are an established name after a common word ("Eventually Peter", "Whereat
-    Mrs. Rachel") or two established names side by side ("London Lydia") count as those names instead."""
+    Mrs. Rachel") or two established names side by side ("London Lydia") count as those names instead;
+    never one ending in a surname of the book's full names ("Natalie Rostóva": a full name)."""
     established = {key for key, name in names.items() if len(name.mentions) >= threshold}
+    surnames = {
+        bare(name.tokens[-1])
+        for key, name in names.items()
+        if key in established and len(core_tokens(name.tokens)) > 1
+    }
+    """Last words of the book's established full names ("Rostóva" of "Natásha Rostóva")."""
     for key in [k for k, name in names.items() if len(name.tokens) > 1 and k not in established]:
         tokens = names[key].tokens
         if is_title(tokens[0]):
             continue  # "Mr. William Bell": the title is part of the name
+        if bare(tokens[-1]) in surnames:
+            continue  # "Natalie Rostóva": a first name and a surname the book uses, a full name
         parts: list[str] = []
         for cut in range(1, len(tokens)):
             head, tail = " ".join(tokens[:cut]), " ".join(tokens[cut:])
