@@ -383,12 +383,20 @@ def group_names(
         head, _, rest = form.core[0].partition("-")
         if not owners and rest.islower():  # "Anne-girl": a name and a common word
             owners = [i for i in likely(using.get(fold(head), [])) if not beside(key, i)]
+        if not owners and position is not None and (stem := _diminutive_stem(word)) is not None:
+            # "Dronushka" beside "Dron": the short form of the one name it extends, in its scenes
+            owners = [
+                i
+                for i in likely(using.get(stem, []))
+                if not beside(key, i) and _in_scenes(by_key[key], i, clusters, position, scenes)
+            ]
+            owners = owners if len(owners) == 1 else []
         bearers = len(owners) > 1 and all(bears(i, word) for i in owners)
         # a bare surname whose own pronouns say "he" is none of the women who bear it
         of_sex = [i for i in owners if compatible(form.gender, clusters[i].gender)]
         main = _main_bearer(of_sex, word, borne) if bearers and of_sex else None
-        if len(owners) == 1:
-            home = owners[0]
+        if len(owners) == 1 and compatible(form.gender, clusters[owners[0]].gender):
+            home = owners[0]  # "Toller and his wife": not "Mrs. Toller"
         elif main is not None:
             home = main
         elif len(owners) > 1 and word in families:
@@ -407,6 +415,34 @@ def group_names(
             home = alone[word] = found(form.core)
         clusters[home].add(key, by_key[key], form)
     return clusters
+
+
+DIMINUTIVE_ENDINGS = ("ushka", "yushka", "ushok", "enka", "echka", "ochka", "ichka", "ette", "chen", "ie")
+"""Endings that make a short, fond form of a name ("Dronushka" of "Dron", "Jessie" of "Jess")."""
+DIMINUTIVE_SCENES = 0.5
+"""The share of a short form's scenes that must be scenes of the name it extends."""
+
+
+def _diminutive_stem(word: str) -> str | None:
+    """The name (folded) that `word` (folded) extends by a diminutive ending, if any."""
+    for ending in DIMINUTIVE_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return None
+
+
+def _in_scenes(
+    mentions: Sequence[T],
+    index: int,
+    clusters: Sequence[Cluster[T]],
+    position: Callable[[T], int],
+    scenes: dict[int, set[int]],
+) -> bool:
+    """Whether most of a name's scenes are scenes of the concept `index` (`scenes` caches them)."""
+    own = {position(m) // SCENE_CHARS for m in mentions}
+    if index not in scenes:
+        scenes[index] = {position(m) // SCENE_CHARS for m in clusters[index].mentions}
+    return len(own & scenes[index]) >= DIMINUTIVE_SCENES * len(own)
 
 
 MAIN_BEARER_SHARE = 0.85

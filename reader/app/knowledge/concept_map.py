@@ -51,6 +51,7 @@ from reader.app.knowledge.name_kinds import (
     LOCATIVE,
     ORGANISATION_WORDS,
     OWNER_AFTER,
+    PLACE_ENDINGS,
     PLACE_OR_BODY_WORDS,
     cues_of,
     is_place_name,
@@ -74,13 +75,23 @@ def min_mentions(page_count: int) -> int:
 @lru_cache(maxsize=65536)
 def core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
     """The name words of a run: no titles before them, no initials ("Rev. J. Ashby" -> ("Ashby",));
-    a title's word after a name word is a name ("Mary King")."""
+    a title's word after a name word is a name ("Mary King"); "St. Clair" after a title or a first
+    name is one word."""
     lead = leading_titles(tokens)
-    return tuple(
+    core = [
         bare(t) if bare(t).lower() not in PLACE_PREFIXES else t
         for t in tokens[lead:]
         if len(bare(t)) > 1 and not t.islower()  # "de" of "Miss de Bourgh"
-    )
+    ]
+    for i in range(len(core) - 2, -1, -1):
+        if (i or lead) and bare(core[i]).lower() in SURNAME_PREFIXES:
+            core[i : i + 2] = [f"{core[i]} {core[i + 1]}"]  # "Mrs. St. Clair": one surname
+    return tuple(core)
+
+
+SURNAME_PREFIXES = frozenset(("st", "saint"))
+"""Words that after a title or a first name begin a surname of two words ("Neville St. Clair",
+"Lord St. Simon"); first in a name they make a place ("St. Petersburg")."""
 
 
 def leading_titles(tokens: tuple[str, ...]) -> int:
@@ -630,8 +641,8 @@ def _name_concepts(
             elif word in lands:
                 kind = "place"  # "Austria", whose people the book calls "Austrians"
             elif not (cues.titles or cues.speech or cues.talk or cluster.titles):
-                if word in place_firsts:
-                    kind = "place"  # "Grimpen" beside "Grimpen Mire", never acting: the place
+                if word in place_firsts or word.endswith(PLACE_ENDINGS):
+                    kind = "place"  # "Grimpen" beside "Grimpen Mire", "Hampshire", never acting
                 elif _common_word(word, lower):
                     kind = "term"  # "Latitude", "Soup": a common word, capitalised, that never acts
         aliases: dict[str, _Alias] = {}

@@ -45,7 +45,7 @@ whatever titles it holds; after a title alone the word is a surname ("Mrs. Hill"
 SETTLEMENT_WORDS = frozenset(
     """village town city hamlet parish parishes county kingdom kingdoms island isle province district port
     coast coasts shore shores continent country capital empire dominions language natives inhabitants
-    king emperor queen""".split()
+    king emperor queen border borders outskirts frontier frontiers suburbs streets""".split()
 )
 """Words before "of" that make a place of the name after it ("the village of Grimpen", "the language
 of Balnibarbi", "the King of Bohemia")."""
@@ -55,12 +55,17 @@ ORGANISATION_WORDS = frozenset(
     brigade division corps squadron guards grenadiers hussars dragoons cuirassiers uhlans chasseurs
     cavalry infantry artillery militia gazette chronicle herald magazine times courier""".split()
 )
+PLACE_ENDINGS = ("shire",)
+"""Endings that make a place of a one-word name that never speaks, acts or bears a title
+("Hampshire", "Berkshire")."""
 PLACE_OR_BODY_WORDS = PLACE_WORDS | ORGANISATION_WORDS
 VESSEL_WORDS = frozenset(
     "schooner ship brig barque steamer yacht frigate lugger vessel hms boat sloop".split()
 )
 NOT_AGENT_VERBS = frozenset("seemed appeared remained lined covered surrounded crowded called named".split())
 """Past tenses a place is often the subject of ("the Park seemed deserted")."""
+FOND_WORDS = frozenset("poor dear unfortunate little".split())
+"""Words of pity or fondness right before a name ("poor Bill", "dear Natásha"): someone."""
 OWNER_AFTER = re.compile(r"[^\w\n]{0,3}[\w'’]+\s+(his|her|His|Her)\b")
 """A preposition and "his"/"her" right after a name ("Hildesheim in his office")."""
 DATIVE_VERBS = frozenset(
@@ -184,8 +189,9 @@ def cues_of(
             or (previous and previous[-1] in SPEECH_VERBS)
             or (len(following) > 4 and following.endswith("ed") and following not in NOT_AGENT_VERBS)
             or following.endswith((" his", " her"))
-        ):  # what speaks, acts or owns ("Hildesheim cleared the box", "in his office") is a person
-            cues.speech += 1
+            or (previous and previous[-1] in FOND_WORDS)
+        ):  # what speaks, acts or owns ("Hildesheim cleared the box", "in his office") or what the
+            cues.speech += 1  # narrator pities ("poor Bill", "the unfortunate little Bill") is a person
         before = previous[:-1] if previous and previous[-1] == "the" else previous
         if following in TALK_VERBS or (before and before[-1] in TALK_VERBS):
             cues.talk += 1
