@@ -302,7 +302,9 @@ def evaluate(services: Any, reference: Reference, path: Path, repeat: int, detai
             result.other.append(describe(entry))
         nobody = sorted({normalise(n) for n in names_of(entry)} & reference.not_named)
         if nobody and entry.kind in ("person", "place"):
-            result.wrong_kind.append(describe(entry) | {"reference": nobody[0], "expected": "term or nothing"})
+            result.wrong_kind.append(
+                describe(entry) | {"reference": nobody[0], "expected": "term or nothing"}
+            )
         if len(refs) >= 2:
             result.merged.append(
                 describe(entry) | {"covers": sorted(reference.entries[r].label for r in refs)}

@@ -272,3 +272,95 @@ def test_a_typed_dash_ends_a_run_of_names() -> None:
         "Lord Godalming",
         "Dr. Seward",
     ]
+
+
+def test_st_begins_a_surname_and_the_women_of_two_families_stay_apart() -> None:
+    sentences = [
+        "The missing man was Neville St. Clair, and he had a house at Lee.",
+        "Mrs. St. Clair wept when she told the story of the window.",
+        "Nobody had seen Mr. Neville St. Clair since Monday, though he was punctual.",
+        "The bride was called Lady St. Simon after the wedding, and she vanished.",
+        "Lord Robert St. Simon said that he was sure of her.",
+        "Mrs. St. Clair said that she had a letter from him.",
+        "Lady St. Simon left the breakfast, and she was never seen there again.",
+        "Lord Robert St. Simon frowned as he read the note.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    wife, bride, husband = (
+        _entry(concepts, "Mrs. St. Clair"),
+        _entry(concepts, "Lady St. Simon"),
+        _entry(concepts, "Neville St. Clair"),
+    )
+    assert len({id(wife), id(bride), id(husband)}) == 3
+
+
+def test_a_bare_surname_whose_pronouns_say_he_is_not_mrs_of_that_name() -> None:
+    sentences = [
+        "There are two servants, a man and his wife, and Toller drinks.",
+        "Toller lets the dog loose at night, and he laughs at it.",
+        "Mrs. Toller said nothing, and she kept to the kitchen.",
+        "Then Toller and his wife went down to the cellar together.",
+        "Mrs. Toller told the whole story, and she wept.",
+        "In the morning Toller had drunk himself into a stupor.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=3))
+    assert _entry(concepts, "Toller") is not _entry(concepts, "Mrs. Toller")
+
+
+def test_a_short_fond_form_joins_the_name_it_extends_in_its_scenes() -> None:
+    sentences = [
+        "The village elder was Dron Zakharych, and he ruled the peasants.",
+        "Dron bowed low and he said that there were no carts.",
+        "Princess Mary sent for Dron again, and she asked about bread.",
+        "She said that dear Dronushka must help them.",
+        "Dron looked at the floor and he did not answer.",
+        "Again she asked whether Dronushka had no bread at all.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=6))
+    assert _entry(concepts, "Dronushka") is _entry(concepts, "Dron")
+
+
+def test_forms_of_a_name_joined_through_longer_and_rarer_full_names() -> None:
+    sentences = [
+        "Vaska Denisov was a small man with a red face, and he shouted.",
+        "The hussars saw that Denisov rode ahead, and he waved his sabre.",
+        "General Vasíli Dmítrich Denisov wrote his report.",
+        "Vasíli Dmítrich, said Rostov, you are right.",
+        "Vasíli Dmítrich laughed and he called for wine.",
+        "Natásha Rostóva danced and she sang all evening.",
+        "Natásha Rostóva smiled at her brother.",
+        "They spoke of Natalie Rostóva's abduction in whispers.",
+        "Natalie, he said, come here.",
+        "Natalie ran to him and she wept.",
+        "The old general was Michael Ilariónovich Kutúzov, and he was tired.",
+        "They all waited for Michael Ilariónovich Kutúzov at the bridge.",
+        "A clerk named Paul Ivánovich Kutúzov copied the orders.",
+        "Then Prince Kutúzov closed his eyes and he slept.",
+        "Everyone knew that Prince Kutúzov said nothing.",
+        "Someone once called him Count Kutúzov.",
+        "At dawn Kutúzov woke and he looked at the map.",
+        "Later Kutúzov sighed and he rode on.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    assert _entry(concepts, "Vasíli Dmítrich") is _entry(concepts, "Denisov")
+    assert _entry(concepts, "Natalie") is _entry(concepts, "Natásha Rostóva")
+    kutuzov = _entry(concepts, "Kutúzov")
+    assert _entry(concepts, "Prince Kutúzov") is kutuzov
+    assert "Michael Ilariónovich Kutúzov" in _names(kutuzov)
+
+
+def test_counties_and_borders_are_places_and_a_pitied_name_is_someone() -> None:
+    sentences = [
+        "We drove down to Hampshire in the morning.",
+        "The house stands on the western border of Surrey, near the road.",
+        "After we passed the Hampshire border he slept.",
+        "It lies over an angle of Surrey, and the train runs past it.",
+        "Poor Bill fell down the chimney.",
+        "Everything was put upon poor Bill that day.",
+        "The unfortunate little Bill had lost his pencil.",
+        "They sent the bill to the wrong house.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    assert _entry(concepts, "Hampshire").kind == "place"
+    assert _entry(concepts, "Surrey").kind == "place"
+    assert _entry(concepts, "Bill").kind == "person"

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress, count, repeat
+from itertools import chain, compress, repeat
 from operator import contains
 
 from reader.app.knowledge.name_finder import NOT_NAMES
@@ -63,7 +63,7 @@ def _escaped_words(text: str) -> list[str]:
     words = spaced.split()
     if all(spaced[start].isupper() for start in _escaped_word_starts(spaced)):
         return words
-    for index in reversed(list(compress(count(), map(contains, words, repeat("\\"))))):
+    for index in reversed(list(compress(range(len(words)), map(contains, words, repeat("\\"))))):
         original = words[index].encode("ascii").decode("unicode_escape").replace("\x01", "’")
         words[index : index + 1] = _TOKEN.findall(original)
     return words
