@@ -364,3 +364,43 @@ def test_counties_and_borders_are_places_and_a_pitied_name_is_someone() -> None:
     assert _entry(concepts, "Hampshire").kind == "place"
     assert _entry(concepts, "Surrey").kind == "place"
     assert _entry(concepts, "Bill").kind == "person"
+
+
+def test_a_first_name_and_surname_written_together_and_two_spellings_are_one_person() -> None:
+    sentences = [
+        "The letter spoke of Napoleon and he was angry.",
+        "Everyone feared Napoleon, for he had crossed the river.",
+        "They said Napoleon Bonaparte was a usurper.",
+        "The general Bonaparte had risen fast, and he was proud.",
+        "In Paris Bonaparte signed the order and he smiled.",
+        "Even General Bonaparte could not hold the bridge.",
+        "Her guests said Buonaparte was a monster, and he must be stopped.",
+        "The old prince shouted that Buonaparte had no right.",
+        "Later Napoleon Bonaparte rode through the town.",
+        "A clerk named James Ryder stole the stone.",
+        "The thief James Ryder wept at the door.",
+        "Mr. James Windibank said he had never written it.",
+        "We saw that James Windibank blushed as he spoke.",
+        "The innkeeper Ryder knew the goose, and he lied.",
+        "Afterwards Ryder fled, and he was never seen.",
+        "Mr. Ryder went out, and he slammed the door.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    napoleon = _entry(concepts, "Napoleon")
+    assert _entry(concepts, "Bonaparte") is napoleon and _entry(concepts, "Buonaparte") is napoleon
+    assert _entry(concepts, "Ryder") is not _entry(concepts, "James Windibank")
+
+
+def test_the_plural_of_a_first_name_is_no_family() -> None:
+    sentences = [
+        "The Emperor Alexander rode past, and he smiled at the troops.",
+        "Everyone cheered for Alexander as he passed.",
+        "Prince Alexander Golítsyn bowed to the officers.",
+        "They knew that Emperor Alexander would not make peace.",
+        "Pierre sat between two Alexanders at the dinner.",
+        "The soldiers loved Alexander, and he knew it.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=3))
+    assert not any(c.name in ("Alexanders", "the Alexanders") for c in concepts.values())
+    alexander = _entry(concepts, "Alexander")
+    assert "Alexanders" not in _names(alexander)

@@ -171,6 +171,7 @@ def group_names(
     apart: Collection[frozenset[str]] = frozenset(),
     things: Collection[str] = frozenset(),
     position: Callable[[T], int] | None = None,
+    full_names: Mapping[tuple[str, str], int] | None = None,
 ) -> list[Cluster[T]]:
     """Group names (each with its mentions and form) into concepts.
 
@@ -190,6 +191,9 @@ def group_names(
     join when the book stops using one before it starts the other ("Mina Murray", then "Mina
     Harker": a marriage), and a bare name several people bear joins the one it shares its scenes
     with ("Jane" with "Jane Andrews", not with "Flora Jane", met once).
+
+    `full_names` counts pairs of one-word names the book writes together as one name ("Napoleon
+    Bonaparte"); see `_join_other_names`, which also joins one name's two spellings.
     """
     clusters: list[Cluster[T]] = []
     by_last: dict[str, list[int]] = {}
@@ -353,7 +357,12 @@ def group_names(
     for index, cluster in enumerate(clusters):  # titled one-word concepts are candidates for bare names
         if len(cluster.core) == 1:
             uses(index, cluster.core)
-    surnames = {fold(c.core[-1]) for c in clusters}
+    first_names = {fold(c.core[0]) for c in clusters if len(c.core) > 1}
+    surnames = {fold(c.core[-1]) for c in clusters if len(c.core) > 1} | {
+        fold(c.core[0]) for c in clusters if len(c.core) == 1 and fold(c.core[0]) not in first_names
+    }
+    """Words the book uses as surnames: a plural of one names a family ("the Bennets"), not of a first
+    name only ("two Alexanders", beside "Emperor Alexander" and "Alexander Golítsyn")."""
     borne = _surname_uses(clusters, forms)
     plain = order(k for k in singles if not forms[k].titles)
     families: dict[str, int] = {}
@@ -414,7 +423,96 @@ def group_names(
         else:
             home = alone[word] = found(form.core)
         clusters[home].add(key, by_key[key], form)
-    return clusters
+    return _join_other_names(clusters, forms, full_names or {}, apart, threshold)
+
+
+FULL_NAME_USES = 2
+"""How often the book must write two one-word names as one ("Napoleon Bonaparte") to join them."""
+SPELLING_LENGTH = 8
+"""The shortest names whose two spellings ("Bonaparte", "Buonaparte") are taken for one name."""
+
+
+def _join_other_names(
+    clusters: list[Cluster[T]],
+    forms: Mapping[str, NameForm],
+    full_names: Mapping[tuple[str, str], int],
+    apart: Collection[frozenset[str]],
+    threshold: int,
+) -> list[Cluster[T]]:
+    """Join the concepts of two names that are one person's: a first name and a surname the book
+    writes together as a full name at least twice and with a title too ("Napoleon Bonaparte",
+    "General Bonaparte"), and two
+    spellings of one long name, one letter inserted inside ("Bonaparte", "Buonaparte"). Never
+    names set side by side, of two sexes, or a family."""
+    home_of = {key: i for i, c in enumerate(clusters) for key in c.keys}
+
+    def single(i: int) -> bool:
+        return (
+            len(clusters[i].core) == 1 and not clusters[i].family and len(clusters[i].mentions) >= threshold
+        )
+
+    borne: dict[tuple[int, str], set[int]] = {}
+    """(0, first name) or (-1, surname), folded -> the concepts with full names using it so."""
+    for i, cluster in enumerate(clusters):
+        for key in cluster.keys:
+            core = forms[key].core
+            if len(core) > 1 and not forms[key].place:
+                borne.setdefault((0, fold(core[0])), set()).add(i)
+                borne.setdefault((-1, fold(core[-1])), set()).add(i)
+    links: list[tuple[int, int]] = []
+    for (first, second), uses in full_names.items():
+        a, b = home_of.get(first), home_of.get(second)
+        if (
+            uses >= FULL_NAME_USES
+            and a is not None
+            and b is not None
+            and borne.get((0, fold(first)), {a}) <= {a}  # "James": Windibank's, McCarthy's, Ryder's
+            and borne.get((-1, fold(second)), {b}) <= {b}
+            and not clusters[a].family
+            and single(b)
+            and clusters[b].titles  # "General Bonaparte": the surname is a person's ("Pierre Moscow" not)
+        ):
+            links.append((a, b))
+    by_length: dict[int, list[tuple[str, int]]] = {}
+    for i, cluster in enumerate(clusters):
+        if cluster.family or len(cluster.mentions) < threshold:
+            continue
+        for word in {fold(forms[k].core[0]) for k in cluster.keys if len(forms[k].core) == 1}:
+            if len(word) >= SPELLING_LENGTH:
+                by_length.setdefault(len(word), []).append((word, i))
+    for length, words in by_length.items():
+        for shorter, a in words:
+            for longer, b in by_length.get(length + 1, ()):
+                if a != b and _one_letter_inside(shorter, longer):
+                    links.append((a, b))
+    joined: dict[int, int] = {}
+    for a, b in links:
+        while a in joined:
+            a = joined[a]
+        while b in joined:
+            b = joined[b]
+        first, second = clusters[a], clusters[b]
+        side_by_side = any(frozenset((x, y)) in apart for x in first.keys for y in second.keys)
+        if a == b or side_by_side or not compatible(first.gender, second.gender):
+            continue
+        if not same_standing(first.titles, second.titles):
+            continue
+        home, moved = (a, b) if len(first.mentions) >= len(second.mentions) else (b, a)
+        clusters[home].mentions.extend(clusters[moved].mentions)
+        for key in clusters[moved].keys:
+            clusters[home].add(key, [], forms[key])
+            clusters[home].counts[key] = clusters[moved].counts[key]
+        joined[moved] = home
+    return [c for i, c in enumerate(clusters) if i not in joined]
+
+
+def _one_letter_inside(shorter: str, longer: str) -> bool:
+    """Whether `longer` is `shorter` with one letter inserted, neither first nor last."""
+    for i in range(1, len(shorter)):
+        if longer[:i] == shorter[:i]:
+            continue
+        return i < len(shorter) and longer[i + 1 :] == shorter[i:]
+    return False
 
 
 DIMINUTIVE_ENDINGS = ("ushka", "yushka", "ushok", "enka", "echka", "ochka", "ichka", "ette", "chen", "ie")

@@ -193,7 +193,7 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
         texts.append(text)
     book = _find_names(texts, words.lower)
     threshold = min_mentions(len(pages))
-    _fold_rare_runs(book.names, words.lower, threshold)
+    full_names = _fold_rare_runs(book.names, words.lower, threshold)
     forms = _forms(book.names, _gender_hints(book, threshold), book.surnames)
     clusters = group_names(
         {key: name.mentions for key, name in book.names.items()},
@@ -202,6 +202,7 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
         book.apart,
         _named_things(book, forms, threshold),
         itemgetter(0),
+        full_names,
     )
     concepts = _name_concepts(book, clusters, threshold, words.lower)
     taken = {word.lower() for concept in concepts for alias in concept.aliases for word in alias.text.split()}
@@ -209,10 +210,14 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
     return concepts
 
 
-def _fold_rare_runs(names: dict[str, _Name], lower: Counter[str], threshold: int) -> None:
+def _fold_rare_runs(names: dict[str, _Name], lower: Counter[str], threshold: int) -> Counter[tuple[str, str]]:
     """Rare runs that are an established name after a common word ("Eventually Peter", "Whereat
     Mrs. Rachel") or two established names side by side ("London Lydia") count as those names instead;
-    never one ending in a surname of the book's full names ("Natalie Rostóva": a full name)."""
+    never one ending in a surname of the book's full names ("Natalie Rostóva": a full name).
+
+    Returns how often each pair of established names was so found side by side ("Napoleon
+    Bonaparte": perhaps one person's two names, see `group_names`)."""
+    pairs: Counter[tuple[str, str]] = Counter()
     established = {key for key, name in names.items() if len(name.mentions) >= threshold}
     surnames = {
         bare(name.tokens[-1])
@@ -242,6 +247,9 @@ def _fold_rare_runs(names: dict[str, _Name], lower: Counter[str], threshold: int
             for part in parts:
                 names[part].mentions.extend(name.mentions)
                 names[part].mentions.sort()
+            if len(parts) == 2:
+                pairs[(parts[0], parts[1])] += len(name.mentions)
+    return pairs
 
 
 def _forms(
