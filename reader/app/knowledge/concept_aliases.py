@@ -491,13 +491,13 @@ def _join_other_names(
             a = joined[a]
         while b in joined:
             b = joined[b]
-        first, second = clusters[a], clusters[b]
-        side_by_side = any(frozenset((x, y)) in apart for x in first.keys for y in second.keys)
-        if a == b or side_by_side or not compatible(first.gender, second.gender):
+        one, other = clusters[a], clusters[b]
+        side_by_side = any(frozenset((x, y)) in apart for x in one.keys for y in other.keys)
+        if a == b or side_by_side or not compatible(one.gender, other.gender):
             continue
-        if not same_standing(first.titles, second.titles):
+        if not same_standing(one.titles, other.titles):
             continue
-        home, moved = (a, b) if len(first.mentions) >= len(second.mentions) else (b, a)
+        home, moved = (a, b) if len(one.mentions) >= len(other.mentions) else (b, a)
         clusters[home].mentions.extend(clusters[moved].mentions)
         for key in clusters[moved].keys:
             clusters[home].add(key, [], forms[key])
