@@ -404,3 +404,19 @@ def test_the_plural_of_a_first_name_is_no_family() -> None:
     assert not any(c.name in ("Alexanders", "the Alexanders") for c in concepts.values())
     alexander = _entry(concepts, "Alexander")
     assert "Alexanders" not in _names(alexander)
+
+
+def test_pet_forms_ending_in_y_join_the_name_in_its_scenes_and_an_end_is_a_place() -> None:
+    sentences = [
+        "The Mole looked up, and the Rat smiled at him.",
+        "Then the Rat said that the boat was ready, and he laughed.",
+        "Dear old Ratty, said the Mole, you are kind.",
+        "The Mole went home to Mole End, and he lit the fire.",
+        "The Rat rowed on while the Mole watched him.",
+        "Come along, Ratty, he cried.",
+        "At Mole End the carol singers waited in the snow.",
+        "The Mole sighed, and the Rat sat down beside him.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=8))
+    assert _entry(concepts, "Ratty") is _entry(concepts, "the Rat")
+    assert _entry(concepts, "Mole End").kind == "place"

@@ -392,14 +392,16 @@ def group_names(
         head, _, rest = form.core[0].partition("-")
         if not owners and rest.islower():  # "Anne-girl": a name and a common word
             owners = [i for i in likely(using.get(fold(head), [])) if not beside(key, i)]
-        if not owners and position is not None and (stem := _diminutive_stem(word)) is not None:
-            # "Dronushka" beside "Dron": the short form of the one name it extends, in its scenes
-            owners = [
+        if not owners and position is not None:
+            # "Dronushka" beside "Dron", "Ratty" beside "Rat": the fond form of the one name it
+            # extends, in that name's scenes
+            fond = {
                 i
-                for i in likely(using.get(stem, []))
+                for stem in _diminutive_stems(word)
+                for i in [*likely(using.get(stem, [])), *([alone[stem]] if stem in alone else [])]
                 if not beside(key, i) and _in_scenes(by_key[key], i, clusters, position, scenes)
-            ]
-            owners = owners if len(owners) == 1 else []
+            }
+            owners = list(fond) if len(fond) == 1 else []
         bearers = len(owners) > 1 and all(bears(i, word) for i in owners)
         # a bare surname whose own pronouns say "he" is none of the women who bear it
         of_sex = [i for i in owners if compatible(form.gender, clusters[i].gender)]
@@ -515,18 +517,25 @@ def _one_letter_inside(shorter: str, longer: str) -> bool:
     return False
 
 
-DIMINUTIVE_ENDINGS = ("ushka", "yushka", "ushok", "enka", "echka", "ochka", "ichka", "ette", "chen", "ie")
-"""Endings that make a short, fond form of a name ("Dronushka" of "Dron", "Jessie" of "Jess")."""
+DIMINUTIVE_ENDINGS = tuple("ushka yushka ushok enka echka ochka ichka ette chen ie y".split())
+"""Endings that make a fond form of a name ("Dronushka" of "Dron", "Jessie" of "Jess", "Toady" of
+"Toad"); with "y" a doubled consonant ("Ratty") or a dropped "e" ("Moly" of "Mole") too."""
 DIMINUTIVE_SCENES = 0.5
-"""The share of a short form's scenes that must be scenes of the name it extends."""
+"""The share of a fond form's scenes that must be scenes of the name it extends."""
 
 
-def _diminutive_stem(word: str) -> str | None:
-    """The name (folded) that `word` (folded) extends by a diminutive ending, if any."""
+def _diminutive_stems(word: str) -> list[str]:
+    """The names (folded) that `word` (folded) may be a fond form of."""
+    stems = []
     for ending in DIMINUTIVE_ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
-            return word[: -len(ending)]
-    return None
+            stem = word[: -len(ending)]
+            stems.append(stem)
+            if ending == "y":
+                stems.append(stem + "e")  # "Moly"
+                if stem[-1] == stem[-2]:
+                    stems.append(stem[:-1])  # "Ratty"
+    return stems
 
 
 def _in_scenes(

@@ -38,7 +38,7 @@ PLACE_WORDS = frozenset(
     gate tower farm manor cottage row sea ocean coast beach cliff cliffs creek brook falls ford green
     common heath downs wharf pier station palace gardens garden county shire kingdom village
     yard mire tor tors vale slope path walk alley hollow dale crag crags mill market circus gables
-    pond pool wells spring springs""".split()
+    pond pool wells spring springs end""".split()
 )
 """Last words that make a place of a name of two or more words ("King Edward Street", "Scotland Yard"),
 whatever titles it holds; after a title alone the word is a surname ("Mrs. Hill")."""
