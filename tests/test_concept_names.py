@@ -420,3 +420,22 @@ def test_pet_forms_ending_in_y_join_the_name_in_its_scenes_and_an_end_is_a_place
     concepts = _concepts(*_pages(sentences, per_page=8))
     assert _entry(concepts, "Ratty") is _entry(concepts, "the Rat")
     assert _entry(concepts, "Mole End").kind == "place"
+
+
+def test_a_first_name_is_not_his_whom_the_book_names_so_only_with_a_title() -> None:
+    sentences = [
+        "The old man was Prince Nicholas Bolkónski, and he lived at Bald Hills.",
+        "Prince Nicholas rose at six, and he walked in the garden.",
+        "Everyone feared Prince Nicholas when he frowned.",
+        "The young hussar was Nicholas Rostóv, and he loved his horse.",
+        "At home Nicholas laughed, and he kissed his sister.",
+        "They all said that Nicholas Rostóv was a fine rider.",
+        "Later Nicholas rode to the regiment, and he sang.",
+        "The letter was from Prince Nicholas, who wrote that he was ill.",
+        "That night Nicholas lost at cards, and he was ashamed.",
+        "Sónya cried when Nicholas left, and he did not look back.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=3))
+    nicholas = _entry(concepts, "Nicholas")
+    assert nicholas is _entry(concepts, "Nicholas Rostóv")
+    assert nicholas is not _entry(concepts, "Prince Nicholas")

@@ -6,8 +6,10 @@ gender and rank: "Mr. Bennet" and "Mrs. Bennet" are two people, and Miss X, Mrs.
 women. A bare surname or first name joins a full name only when exactly one candidate fits, or the
 book's own evidence picks one (the bearer of nearly all the surname's titled uses, the one whose
 scenes it shares); an ambiguous one stays a concept of its own, or joins the family the book names
-in the plural ("the Bennets"). Names the book sets side by side ("Mr. Darcy and Colonel
-Fitzwilliam") are never one concept.
+in the plural ("the Bennets"). A fond form joins the name it extends in that name's scenes
+("Dronushka", "Ratty"); a first name and a titled surname the book writes together ("Napoleon
+Bonaparte") and two spellings of one long name ("Bonaparte", "Buonaparte") are one person. Names
+the book sets side by side ("Mr. Darcy and Colonel Fitzwilliam") are never one concept.
 """
 
 from __future__ import annotations
@@ -406,6 +408,10 @@ def group_names(
         # a bare surname whose own pronouns say "he" is none of the women who bear it
         of_sex = [i for i in owners if compatible(form.gender, clusters[i].gender)]
         main = _main_bearer(of_sex, word, borne) if bearers and of_sex else None
+        if main is None and len(of_sex) > 1 and not any(bears(i, word) for i in of_sex):
+            # a first name several bear: not his whom the book names so only with a title
+            # ("Prince Nicholas", the old prince), when exactly one bearer goes by it untitled
+            main = _untitled_bearer(of_sex, word, clusters, forms, by_key, threshold)
         if len(owners) == 1 and compatible(form.gender, clusters[owners[0]].gender):
             home = owners[0]  # "Toller and his wife": not "Mrs. Toller"
         elif main is not None:
@@ -550,6 +556,30 @@ def _in_scenes(
     if index not in scenes:
         scenes[index] = {position(m) // SCENE_CHARS for m in clusters[index].mentions}
     return len(own & scenes[index]) >= DIMINUTIVE_SCENES * len(own)
+
+
+def _untitled_bearer(
+    owners: Sequence[int],
+    word: str,
+    clusters: Sequence[Cluster[T]],
+    forms: Mapping[str, NameForm],
+    by_key: Mapping[str, Sequence[T]],
+    threshold: int,
+) -> int | None:
+    """The one concept among `owners` that the book does not name by the first name `word` with a
+    title ("Prince Nicholas"), if the others are so named often enough to count."""
+    untitled = [
+        i
+        for i in owners
+        if not any(
+            forms[k].titles
+            and len(forms[k].core) == 1
+            and fold(forms[k].core[0]) == word
+            and len(by_key[k]) >= threshold
+            for k in clusters[i].keys
+        )
+    ]
+    return untitled[0] if len(untitled) == 1 else None
 
 
 MAIN_BEARER_SHARE = 0.85
