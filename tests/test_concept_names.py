@@ -439,3 +439,21 @@ def test_a_first_name_is_not_his_whom_the_book_names_so_only_with_a_title() -> N
     nicholas = _entry(concepts, "Nicholas")
     assert nicholas is _entry(concepts, "Nicholas Rostóv")
     assert nicholas is not _entry(concepts, "Prince Nicholas")
+
+
+def test_a_bare_name_and_its_titled_forms_alone_are_one_person() -> None:
+    sentences = [
+        "Everyone at the party looked at Pierre, and he blushed.",
+        "The hostess said that Monsieur Pierre was clever.",
+        "The children ran to Uncle Pierre and he laughed.",
+        "Then Pierre sat down, and he ate.",
+        "The French officer bowed to Monsieur Pierre politely.",
+        "Little Nicholas loved Uncle Pierre more than anyone.",
+        "A stranger named Pierre Bezúkhov signed the book.",
+        "Her cousin Mr. Bennet and his wife Mrs. Bennet arrived.",
+        "At dinner Mr. Bennet spoke, and Mrs. Bennet frowned.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=3))
+    pierre = _entry(concepts, "Pierre")
+    assert _entry(concepts, "Monsieur Pierre") is pierre and _entry(concepts, "Uncle Pierre") is pierre
+    assert _entry(concepts, "Mr. Bennet") is not _entry(concepts, "Mrs. Bennet")

@@ -412,6 +412,14 @@ def group_names(
             # a first name several bear: not his whom the book names so only with a title
             # ("Prince Nicholas", the old prince), when exactly one bearer goes by it untitled
             main = _untitled_bearer(of_sex, word, clusters, forms, by_key, threshold)
+        if main is None and _forms_of_one(of_sex, word, clusters, key, beside):
+            # "Monsieur Pierre", "Uncle Pierre" and "Pierre": one man the book names so
+            main = of_sex[0]
+            for i in of_sex[1:]:
+                _absorb(clusters[main], clusters[i])
+                for indexes in using.values():
+                    if i in indexes:
+                        indexes.remove(i)
         if len(owners) == 1 and compatible(form.gender, clusters[owners[0]].gender):
             home = owners[0]  # "Toller and his wife": not "Mrs. Toller"
         elif main is not None:
@@ -556,6 +564,35 @@ def _in_scenes(
     if index not in scenes:
         scenes[index] = {position(m) // SCENE_CHARS for m in clusters[index].mentions}
     return len(own & scenes[index]) >= DIMINUTIVE_SCENES * len(own)
+
+
+def _forms_of_one(
+    owners: Sequence[int],
+    word: str,
+    clusters: Sequence[Cluster[T]],
+    key: str,
+    beside: Callable[[str, int], bool],
+) -> bool:
+    """Whether several concepts are titled forms of one bare name and nothing else ("Monsieur
+    Pierre", "Uncle Pierre"): one person, unless a sovereign's title, two women's standings or
+    two sexes tell them apart, or the book sets the name beside one of them."""
+    if len(owners) < 2 or any(beside(key, i) for i in owners):
+        return False
+    group = [clusters[i] for i in owners]
+    if any(len(c.core) != 1 or fold(c.core[0]) != word or c.titles & SOVEREIGNS for c in group):
+        return False
+    titles = set().union(*(c.titles for c in group))
+    return gender_of(titles) is not None and len(WOMEN_BY_STANDING & titles) <= 1
+
+
+def _absorb(home: Cluster[T], moved: Cluster[T]) -> None:
+    """Move every name and mention of `moved` into `home`, leaving `moved` empty."""
+    home.mentions.extend(moved.mentions)
+    home.keys.extend(moved.keys)
+    for name, count in moved.counts.items():
+        home.counts[name] = home.counts.get(name, 0) + count
+    home.titles.update(moved.titles)
+    moved.mentions, moved.keys, moved.counts, moved.titles = [], [], {}, set()
 
 
 def _untitled_bearer(
