@@ -450,6 +450,7 @@ def test_a_bare_name_and_its_titled_forms_alone_are_one_person() -> None:
         "The French officer bowed to Monsieur Pierre politely.",
         "Little Nicholas loved Uncle Pierre more than anyone.",
         "A stranger named Pierre Bezúkhov signed the book.",
+        "The letter was addressed to Comte Pierre Besouhoff in Moscow.",
         "Her cousin Mr. Bennet and his wife Mrs. Bennet arrived.",
         "At dinner Mr. Bennet spoke, and Mrs. Bennet frowned.",
     ]
