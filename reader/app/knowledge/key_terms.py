@@ -20,6 +20,8 @@ from reader.domain.knowledge import ConceptAlias, ExtractedConcept
 
 _TOKEN = re.compile(r"[\w'’\-]+")
 _LOWER_PREFIX = re.compile(r"[a-z][a-z'’\-]*[a-z]")
+_LOWER_LINE = re.compile(r"(?m)^(?:([a-z][a-z'’\-]*[a-z]).*|.*)$")
+"""`_LOWER_PREFIX` at the start of each line, or "" for a line without one."""
 _ASCII_SPACES = str.maketrans({c: " " for c in map(chr, range(128)) if not (c.isalnum() or c in "_'-\x01")})
 """Every ASCII character that is not part of a word to a space; \\x01 (a stand-in for ’) is kept."""
 _ASCII_SPACES_BUT_ESCAPES = str.maketrans(
@@ -101,12 +103,14 @@ class BookWords:
     @classmethod
     def of(cls, pages: Sequence[str]) -> BookWords:
         words = [page_words(text) for text in pages]
+        counts = Counter(chain.from_iterable(words))
+        vocabulary = list(counts)
+        # one regex pass over the vocabulary, one word a line: each word's lower-case start, or ""
+        forms = _LOWER_LINE.findall(_restore("\n".join(vocabulary)))
+        lower_of = dict(compress(zip(vocabulary, forms, strict=True), forms))
         lower: Counter[str] = Counter()
-        lower_of: dict[str, str] = {}
-        for word, count in Counter(chain.from_iterable(words)).items():
-            if "a" <= word[0] <= "z" and (match := _LOWER_PREFIX.match(_restore(word))):
-                lower_of[word] = form = match.group()
-                lower[form] += count
+        for word, form in lower_of.items():
+            lower[form] += counts[word]
         return cls(words, lower, lower_of)
 
 
@@ -190,12 +194,15 @@ def key_terms(words: BookWords, taken: set[str], limit: int) -> list[ExtractedCo
     for word, form in words.lower_of.items():
         if form in forms_chosen:
             words_of.setdefault(form, set()).add(word)
+    chosen_stems = {stem for _, stem in chosen}
+    pages_of: dict[str, list[tuple[int, int]]] = {stem: [] for stem in chosen_stems}
+    for number, counts in enumerate(on_page, start=1):
+        for stem in chosen_stems.intersection(counts):
+            pages_of[stem].append((number, counts[stem]))
     concepts = []
     for _, stem in chosen:
         forms = sorted(groups[stem], key=lambda form: -lower[form])
-        per_page = [
-            (number, counts[stem]) for number, counts in enumerate(on_page, start=1) if stem in counts
-        ]
+        per_page = pages_of[stem]
         first_seen: dict[str, int] = {}
         for number, _ in per_page:
             for form in forms:
