@@ -458,3 +458,20 @@ def test_a_bare_name_and_its_titled_forms_alone_are_one_person() -> None:
     pierre = _entry(concepts, "Pierre")
     assert _entry(concepts, "Monsieur Pierre") is pierre and _entry(concepts, "Uncle Pierre") is pierre
     assert _entry(concepts, "Mr. Bennet") is not _entry(concepts, "Mrs. Bennet")
+
+
+def test_a_number_the_book_writes_as_a_name_is_someone_and_a_count_is_not() -> None:
+    sentences = [
+        "Look out now, Five, said one of the gardeners.",
+        "I could not help it, said Five, in a sulky tone.",
+        "On which Seven looked up and said that Five was right.",
+        "That is none of your business, said Seven.",
+        "Then Seven flung down his brush and began to shout.",
+        "At this moment Five called out that the Queen was coming.",
+        "There were two roses and five trees in the garden.",
+        "She waited two hours, and then One more card came past.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=7))
+    assert _entry(concepts, "Five").kind == "person"
+    assert _entry(concepts, "Seven").kind == "person"
+    assert not any(c.name in ("One", "Two", "Three") for c in concepts.values())

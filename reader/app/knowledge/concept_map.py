@@ -61,6 +61,11 @@ from reader.app.knowledge.name_kinds import (
 from reader.app.text.background_words import BACKGROUND
 from reader.domain.knowledge import ConceptAlias, ExtractedConcept
 
+NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve".split())
+NAMED_NUMBER_USES = 3
+"""How often a number word must be capitalised mid-sentence, and more than twice as often as it is
+written in lower case, to be a name ("Five", "Seven": the gardeners in Alice)."""
+
 SHARED_TITLES = frozenset(
     "Reverend Captain Doctor Professor Colonel Major Inspector Sergeant Admiral".split()
 )
@@ -351,7 +356,7 @@ def _find_names(texts: Sequence[str], lower: Counter[str]) -> _Book:
     for run in set(runs):
         pieces[run] = (
             ()
-            if run.lower() in NOT_NAMES
+            if run.lower() in NOT_NAMES and run.lower() not in NUMBER_WORDS  # "said Five": judged below
             else tuple(
                 (tokens, start, end - start, possessive, starts_sentence(run, start) if start else None)
                 for tokens, start, end, possessive in split_run(run)
@@ -443,11 +448,18 @@ def _judge(
             for token in tokens:
                 mid_tokens[token] += len(begins)
 
+    def not_name(word: str) -> bool:
+        """A grammar word or a number, unless a number the book writes as a name ("said Five")."""
+        folded = word.lower()
+        if folded in NUMBER_WORDS:
+            return mid_tokens[word] < NAMED_NUMBER_USES or mid_tokens[word] <= 2 * lower[folded]
+        return folded in NOT_NAMES
+
     def common(token: str) -> bool:
         word = bare(token)
         if is_title(token):
             return False
-        return word.lower() in NOT_NAMES or lower[word.lower()] >= max(1, mid_tokens[token])
+        return not_name(word) or lower[word.lower()] >= max(1, mid_tokens[token])
 
     def judge(tokens: tuple[str, ...], initial: bool) -> tuple[tuple[str, ...], bool] | None:
         the = False
@@ -472,13 +484,13 @@ def _judge(
         if all(is_title(t) for t in tokens):
             return tokens, the
         core = core_tokens(tokens)
-        if not core or all(bare(t).lower() in NOT_NAMES for t in core):
+        if not core or all(not_name(bare(t)) for t in core):
             return None
         if any(bare(t).lower() in ADDRESS_WORDS for t in tokens):
             return None
         if len(core) == 1 and not any(is_title(t) for t in tokens):
             word = core[0]
-            if bare(word).lower() in NOT_NAMES or lower[word.lower()] >= max(1, mid_tokens[word]):
+            if not_name(bare(word)) or lower[word.lower()] >= max(1, mid_tokens[word]):
                 return None
             if not mid_tokens[word]:
                 return None
