@@ -466,7 +466,7 @@ def test_a_number_the_book_writes_as_a_name_is_someone_and_a_count_is_not() -> N
         "I could not help it, said Five, in a sulky tone.",
         "On which Seven looked up and said that Five was right.",
         "That is none of your business, said Seven.",
-        "Then Seven flung down his brush and began to shout.",
+        "He shouted, and Seven flung down his brush.",
         "At this moment Five called out that the Queen was coming.",
         "There were two roses and five trees in the garden.",
         "She waited two hours, and then One more card came past.",
