@@ -475,3 +475,20 @@ def test_a_number_the_book_writes_as_a_name_is_someone_and_a_count_is_not() -> N
     assert _entry(concepts, "Five").kind == "person"
     assert _entry(concepts, "Seven").kind == "person"
     assert not any(c.name in ("One", "Two", "Three") for c in concepts.values())
+
+
+def test_a_the_name_followed_by_who_is_someone_unless_mostly_somewhere() -> None:
+    sentences = [
+        "Everyone stared at the Lizard, who seemed too much overcome to speak.",
+        "She had put the Lizard in head downwards by mistake.",
+        "The Queen threw an inkstand at the Lizard as she spoke.",
+        "The jury turned to the Lizard, who began to write again.",
+        "Fishermen bound for the Pacific, who fail to visit the chapel, are few.",
+        "The ship sailed into the Pacific at dawn.",
+        "Whales swim in the Pacific all year.",
+        "Nothing is as wide as the Pacific in the morning.",
+        "Far out in the Pacific the sea was calm.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=3))
+    assert _entry(concepts, "the Lizard").kind == "person"
+    assert _entry(concepts, "the Pacific").kind == "place"

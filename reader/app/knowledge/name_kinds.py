@@ -114,6 +114,8 @@ class Cues:
     """Mentions right after a vessel word ("the schooner Hesperus", but also "the end of the boat Ahab")."""
     of: int = 0
     """Mentions right after "of" ("the settlers of Nantucket", "doubloons of Peru")."""
+    who: int = 0
+    """Mentions followed by ", who" ("the Lizard, who seemed too much overcome"): someone."""
 
 
 OF_PLACE_SHARE = 0.4
@@ -134,7 +136,7 @@ def kind_of(cues: Cues, core_length: int) -> str:
     if cues.titles or cues.talk >= max(2, 0.1 * total):
         return "person"
     if cues.the >= total / 2:  # "the Knave": a character if it ever talks, else a place or a thing
-        if cues.talk:
+        if cues.talk or cues.who > cues.locative / 3:  # "in the Pacific" far more than ", who"
             return "person"
         return "place" if cues.locative >= 0.3 * total else "term"
     if cues.locative >= 0.3 * total and cues.locative > cues.speech:
@@ -202,6 +204,7 @@ def cues_of(
         if previous and previous[-1] in VESSEL_WORDS:
             cues.vessel += 1
         cues.the += the
+        cues.who += following in (",who", ",whom")
         if possessive:
             continue
         if previous and previous[-1] == "of":
