@@ -1,10 +1,12 @@
 """X-Ray quality on real books: how the concept map's people and places compare with hand-made lists.
 
 Usage: python benchmarks/xray_quality.py [--book NAME] [-v] [--json] [--books DIR] [--extra DIR]
-                                        [--workdir DIR] [--repeat N]
+                                        [--unseen DIR] [--workdir DIR] [--repeat N]
 
 Each book in ../shared/books or ../shared/books/wide (or in --extra DIR, for texts kept outside the
-repository) that has a reference list in benchmarks/xray_reference/<book>.toml is
+repository) that has a reference list in benchmarks/xray_reference/<book>.toml (or, for a folder
+given with --unseen, in that folder's xray_reference/<book>.toml: books nobody tuned on, reported
+as half "unseen") is
 imported into a fresh library, the reading position is set to its last page, and its X-Ray entries
 are compared with the reference (the distinct people and places a reader would expect, each with
 the names the book uses for it). Per book:
@@ -13,7 +15,9 @@ the names the book uses for it). Per book:
 - found: reference entries that have an X-Ray entry of the right kind carrying one of their names,
   where that entry is not merged
 - merged: X-Ray entries whose names match two or more reference entries (one entry for two people)
-- wrong kind: X-Ray entries matching exactly one reference entry but of another kind
+- wrong kind: X-Ray entries matching exactly one reference entry but of another kind, and X-Ray
+  people and places carrying a name the reference lists as `not_named` (a capitalised common word
+  that is nobody: "Latitude", "Soup")
 - split: reference entries matched by more than one unmerged X-Ray entry of 3+ mentions each (one
   person, two entries)
 - other: people and places in the X-Ray that match no reference entry and carry no ambiguous name
@@ -102,12 +106,13 @@ class Reference:
     entries: tuple[RefEntry, ...]
     ambiguous: frozenset[str]
     matter: frozenset[str]
+    not_named: frozenset[str]
     first_line: str
     last_line: str
     half: str = "tuning"
 
     @classmethod
-    def load(cls, path: Path) -> Reference:
+    def load(cls, path: Path, half: str | None = None) -> Reference:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         entries = tuple(RefEntry(e["kind"], tuple(e["names"])) for e in data["entries"])
         return cls(
@@ -115,9 +120,10 @@ class Reference:
             entries,
             frozenset(normalise(n) for n in data.get("ambiguous", [])),
             frozenset(normalise(n) for n in data.get("matter_names", [])),
+            frozenset(normalise(n) for n in data.get("not_named", [])),
             data["story_first_line"],
             data["story_last_line"],
-            data.get("half", "tuning"),
+            half or data.get("half", "tuning"),
         )
 
     def index(self) -> dict[str, int]:
@@ -294,6 +300,11 @@ def evaluate(services: Any, reference: Reference, path: Path, repeat: int, detai
             result.ambiguous.append(describe(entry) | {"ambiguous": shared, "matches": labels})
         elif not refs and entry.kind in ("person", "place"):
             result.other.append(describe(entry))
+        nobody = sorted({normalise(n) for n in names_of(entry)} & reference.not_named)
+        if nobody and entry.kind in ("person", "place"):
+            result.wrong_kind.append(
+                describe(entry) | {"reference": nobody[0], "expected": "term or nothing"}
+            )
         if len(refs) >= 2:
             result.merged.append(
                 describe(entry) | {"covers": sorted(reference.entries[r].label for r in refs)}
@@ -363,6 +374,17 @@ def brief(entry: dict[str, Any]) -> str:
     return f"{entry['name']} ({entry['kind']}, {entry['mentions']}x from p. {entry['first_page']}){extra}"
 
 
+def meets_targets(r: Result) -> bool:
+    """Whether a book meets the quality targets (found, merged, wrong kind, matter, split)."""
+    return (
+        r.found_share >= FOUND_TARGET
+        and not r.merged
+        and not r.wrong_kind
+        and not r.matter
+        and len(r.split) <= SPLIT_TARGET
+    )
+
+
 def print_table(results: Sequence[Result]) -> None:
     header = (
         f"{'book':<28} {'half':<5} {'pages':>5} {'story p.':>11} {'entries p/pl/t':>18} {'found':>13} "
@@ -383,6 +405,16 @@ def print_table(results: Sequence[Result]) -> None:
             f"{len(r.wrong_kind):>5} {len(r.matter):>6} {len(r.split):>5} {len(r.other):>5} {r.import_seconds:>7.1f}s "
             f"{r.build_seconds * 1000:>6.0f}ms {r.build_ms_per_100:>7.1f}"
         )
+    for half in ("tuning", "checking", "unseen"):
+        rows = [r for r in results if r.half == half and not r.error]
+        if rows:
+            met = sum(1 for r in rows if meets_targets(r))
+            found = sum(r.found for r in rows), sum(r.reference for r in rows)
+            print(
+                f"{half}: {len(rows)} books, {met} meet every target; found {found[0]}/{found[1]}, merged "
+                f"{sum(len(r.merged) for r in rows)}, wrong kind {sum(len(r.wrong_kind) for r in rows)}, matter "
+                f"{sum(len(r.matter) for r in rows)}, split {sum(len(r.split) for r in rows)}"
+            )
     print(
         f"\ntargets: found >= {FOUND_TARGET:.0%}, 0 merged, 0 wrong kind, 0 matter, split <= {SPLIT_TARGET}; concept map <= "
         f"{MS_PER_100_TARGET:.0f} ms/100 pages (text, EPUB), < {PDF_SHARE_TARGET:.0%} of the import (PDF)"
@@ -456,13 +488,25 @@ def main() -> None:
     parser.add_argument(
         "--extra", type=Path, action="append", default=[], help="another folder to look for books in"
     )
+    parser.add_argument(
+        "--unseen",
+        type=Path,
+        action="append",
+        default=[],
+        help="a folder of books nobody tuned on, with reference lists in its xray_reference/ (half 'unseen')",
+    )
     parser.add_argument("--workdir", type=Path, help="keep the library here (default: a temporary folder)")
     parser.add_argument("--repeat", type=int, default=3, help="concept-map builds to time (best of)")
     args = parser.parse_args()
 
-    references = sorted(REFERENCES.glob("*.toml"))
+    references: list[tuple[Path, Path | None]] = [(p, None) for p in sorted(REFERENCES.glob("*.toml"))]
+    for folder in args.unseen:
+        found = sorted((folder / "xray_reference").glob("*.toml"))
+        if not found:
+            raise SystemExit(f"no reference lists in {folder / 'xray_reference'}")
+        references += [(p, folder) for p in found]
     if args.book:
-        references = [p for p in references if args.book.lower() in p.stem.lower()]
+        references = [(p, f) for p, f in references if args.book.lower() in p.stem.lower()]
         if not references:
             raise SystemExit(f"no reference list matches {args.book!r} in {REFERENCES}")
     work = args.workdir or Path(tempfile.mkdtemp(prefix="reader-xray-"))
@@ -471,11 +515,12 @@ def main() -> None:
     from reader.services import Services
 
     results = []
-    for path in references:
-        reference = Reference.load(path)
+    for path, unseen in references:
+        reference = Reference.load(path, "unseen" if unseen else None)
         services = Services.open(work / f"{reference.book}.db")
         try:
-            book = book_file([args.books, args.books / "wide", *args.extra], reference.book)
+            folders = [unseen] if unseen else [args.books, args.books / "wide", *args.extra]
+            book = book_file(folders, reference.book)
             result = evaluate(services, reference, book, args.repeat, args.verbose or args.json)
         finally:
             services.close()

@@ -272,3 +272,223 @@ def test_a_typed_dash_ends_a_run_of_names() -> None:
         "Lord Godalming",
         "Dr. Seward",
     ]
+
+
+def test_st_begins_a_surname_and_the_women_of_two_families_stay_apart() -> None:
+    sentences = [
+        "The missing man was Neville St. Clair, and he had a house at Lee.",
+        "Mrs. St. Clair wept when she told the story of the window.",
+        "Nobody had seen Mr. Neville St. Clair since Monday, though he was punctual.",
+        "The bride was called Lady St. Simon after the wedding, and she vanished.",
+        "Lord Robert St. Simon said that he was sure of her.",
+        "Mrs. St. Clair said that she had a letter from him.",
+        "Lady St. Simon left the breakfast, and she was never seen there again.",
+        "Lord Robert St. Simon frowned as he read the note.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    wife, bride, husband = (
+        _entry(concepts, "Mrs. St. Clair"),
+        _entry(concepts, "Lady St. Simon"),
+        _entry(concepts, "Neville St. Clair"),
+    )
+    assert len({id(wife), id(bride), id(husband)}) == 3
+
+
+def test_a_bare_surname_whose_pronouns_say_he_is_not_mrs_of_that_name() -> None:
+    sentences = [
+        "There are two servants, a man and his wife, and Toller drinks.",
+        "Toller lets the dog loose at night, and he laughs at it.",
+        "Mrs. Toller said nothing, and she kept to the kitchen.",
+        "Then Toller and his wife went down to the cellar together.",
+        "Mrs. Toller told the whole story, and she wept.",
+        "In the morning Toller had drunk himself into a stupor.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=3))
+    assert _entry(concepts, "Toller") is not _entry(concepts, "Mrs. Toller")
+
+
+def test_a_short_fond_form_joins_the_name_it_extends_in_its_scenes() -> None:
+    sentences = [
+        "The village elder was Dron Zakharych, and he ruled the peasants.",
+        "Dron bowed low and he said that there were no carts.",
+        "Princess Mary sent for Dron again, and she asked about bread.",
+        "She said that dear Dronushka must help them.",
+        "Dron looked at the floor and he did not answer.",
+        "Again she asked whether Dronushka had no bread at all.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=6))
+    assert _entry(concepts, "Dronushka") is _entry(concepts, "Dron")
+
+
+def test_forms_of_a_name_joined_through_longer_and_rarer_full_names() -> None:
+    sentences = [
+        "Vaska Denisov was a small man with a red face, and he shouted.",
+        "The hussars saw that Denisov rode ahead, and he waved his sabre.",
+        "General Vasíli Dmítrich Denisov wrote his report.",
+        "Vasíli Dmítrich, said Rostov, you are right.",
+        "Vasíli Dmítrich laughed and he called for wine.",
+        "Natásha Rostóva danced and she sang all evening.",
+        "Natásha Rostóva smiled at her brother.",
+        "They spoke of Natalie Rostóva's abduction in whispers.",
+        "Natalie, he said, come here.",
+        "Natalie ran to him and she wept.",
+        "The old general was Michael Ilariónovich Kutúzov, and he was tired.",
+        "They all waited for Michael Ilariónovich Kutúzov at the bridge.",
+        "A clerk named Paul Ivánovich Kutúzov copied the orders.",
+        "Then Prince Kutúzov closed his eyes and he slept.",
+        "Everyone knew that Prince Kutúzov said nothing.",
+        "Someone once called him Count Kutúzov.",
+        "At dawn Kutúzov woke and he looked at the map.",
+        "Later Kutúzov sighed and he rode on.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    assert _entry(concepts, "Vasíli Dmítrich") is _entry(concepts, "Denisov")
+    assert _entry(concepts, "Natalie") is _entry(concepts, "Natásha Rostóva")
+    kutuzov = _entry(concepts, "Kutúzov")
+    assert _entry(concepts, "Prince Kutúzov") is kutuzov
+    assert "Michael Ilariónovich Kutúzov" in _names(kutuzov)
+
+
+def test_counties_and_borders_are_places_and_a_pitied_name_is_someone() -> None:
+    sentences = [
+        "We drove down to Hampshire in the morning.",
+        "The house stands on the western border of Surrey, near the road.",
+        "After we passed the Hampshire border he slept.",
+        "It lies over an angle of Surrey, and the train runs past it.",
+        "Poor Bill fell down the chimney.",
+        "Everything was put upon poor Bill that day.",
+        "The unfortunate little Bill had lost his pencil.",
+        "They sent the bill to the wrong house.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    assert _entry(concepts, "Hampshire").kind == "place"
+    assert _entry(concepts, "Surrey").kind == "place"
+    assert _entry(concepts, "Bill").kind == "person"
+
+
+def test_a_first_name_and_surname_written_together_and_two_spellings_are_one_person() -> None:
+    sentences = [
+        "The letter spoke of Napoleon and he was angry.",
+        "Everyone feared Napoleon, for he had crossed the river.",
+        "They said Napoleon Bonaparte was a usurper.",
+        "The general Bonaparte had risen fast, and he was proud.",
+        "In Paris Bonaparte signed the order and he smiled.",
+        "Even General Bonaparte could not hold the bridge.",
+        "Her guests said Buonaparte was a monster, and he must be stopped.",
+        "The old prince shouted that Buonaparte had no right.",
+        "Later Napoleon Bonaparte rode through the town.",
+        "A clerk named James Ryder stole the stone.",
+        "The thief James Ryder wept at the door.",
+        "Mr. James Windibank said he had never written it.",
+        "We saw that James Windibank blushed as he spoke.",
+        "The innkeeper Ryder knew the goose, and he lied.",
+        "Afterwards Ryder fled, and he was never seen.",
+        "Mr. Ryder went out, and he slammed the door.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    napoleon = _entry(concepts, "Napoleon")
+    assert _entry(concepts, "Bonaparte") is napoleon and _entry(concepts, "Buonaparte") is napoleon
+    assert _entry(concepts, "Ryder") is not _entry(concepts, "James Windibank")
+
+
+def test_the_plural_of_a_first_name_is_no_family() -> None:
+    sentences = [
+        "The Emperor Alexander rode past, and he smiled at the troops.",
+        "Everyone cheered for Alexander as he passed.",
+        "Prince Alexander Golítsyn bowed to the officers.",
+        "They knew that Emperor Alexander would not make peace.",
+        "Pierre sat between two Alexanders at the dinner.",
+        "The soldiers loved Alexander, and he knew it.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=3))
+    assert not any(c.name in ("Alexanders", "the Alexanders") for c in concepts.values())
+    alexander = _entry(concepts, "Alexander")
+    assert "Alexanders" not in _names(alexander)
+
+
+def test_pet_forms_ending_in_y_join_the_name_in_its_scenes_and_an_end_is_a_place() -> None:
+    sentences = [
+        "The Mole looked up, and the Rat smiled at him.",
+        "Then the Rat said that the boat was ready, and he laughed.",
+        "Dear old Ratty, said the Mole, you are kind.",
+        "The Mole went home to Mole End, and he lit the fire.",
+        "The Rat rowed on while the Mole watched him.",
+        "Come along, Ratty, he cried.",
+        "At Mole End the carol singers waited in the snow.",
+        "The Mole sighed, and the Rat sat down beside him.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=8))
+    assert _entry(concepts, "Ratty") is _entry(concepts, "the Rat")
+    assert _entry(concepts, "Mole End").kind == "place"
+
+
+def test_a_first_name_is_not_his_whom_the_book_names_so_only_with_a_title() -> None:
+    sentences = [
+        "The old man was Prince Nicholas Bolkónski, and he lived at Bald Hills.",
+        "Prince Nicholas rose at six, and he walked in the garden.",
+        "Everyone feared Prince Nicholas when he frowned.",
+        "The young hussar was Nicholas Rostóv, and he loved his horse.",
+        "At home Nicholas laughed, and he kissed his sister.",
+        "They all said that Nicholas Rostóv was a fine rider.",
+        "Later Nicholas rode to the regiment, and he sang.",
+        "The letter was from Prince Nicholas, who wrote that he was ill.",
+        "That night Nicholas lost at cards, and he was ashamed.",
+        "Sónya cried when Nicholas left, and he did not look back.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=3))
+    nicholas = _entry(concepts, "Nicholas")
+    assert nicholas is _entry(concepts, "Nicholas Rostóv")
+    assert nicholas is not _entry(concepts, "Prince Nicholas")
+
+
+def test_a_bare_name_and_its_titled_forms_alone_are_one_person() -> None:
+    sentences = [
+        "Everyone at the party looked at Pierre, and he blushed.",
+        "The hostess said that Monsieur Pierre was clever.",
+        "The children ran to Uncle Pierre and he laughed.",
+        "Then Pierre sat down, and he ate.",
+        "The French officer bowed to Monsieur Pierre politely.",
+        "Little Nicholas loved Uncle Pierre more than anyone.",
+        "A stranger named Pierre Bezúkhov signed the book.",
+        "The letter was addressed to Comte Pierre Besouhoff in Moscow.",
+        "Her cousin Mr. Bennet and his wife Mrs. Bennet arrived.",
+        "At dinner Mr. Bennet spoke, and Mrs. Bennet frowned.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=3))
+    pierre = _entry(concepts, "Pierre")
+    assert _entry(concepts, "Monsieur Pierre") is pierre and _entry(concepts, "Uncle Pierre") is pierre
+    assert _entry(concepts, "Mr. Bennet") is not _entry(concepts, "Mrs. Bennet")
+
+
+def test_a_number_the_book_writes_as_a_name_is_someone_and_a_count_is_not() -> None:
+    sentences = [
+        "Look out now, Five, said one of the gardeners.",
+        "I could not help it, said Five, in a sulky tone.",
+        "On which Seven looked up and said that Five was right.",
+        "That is none of your business, said Seven.",
+        "He shouted, and Seven flung down his brush.",
+        "At this moment Five called out that the Queen was coming.",
+        "There were two roses and five trees in the garden.",
+        "She waited two hours, and then One more card came past.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=7))
+    assert _entry(concepts, "Five").kind == "person"
+    assert _entry(concepts, "Seven").kind == "person"
+    assert not any(c.name in ("One", "Two", "Three") for c in concepts.values())
+
+
+def test_a_the_name_followed_by_who_is_someone_unless_mostly_somewhere() -> None:
+    sentences = [
+        "Everyone stared at the Lizard, who seemed too much overcome to speak.",
+        "She had put the Lizard in head downwards by mistake.",
+        "The Queen threw an inkstand at the Lizard as she spoke.",
+        "The jury turned to the Lizard, who began to write again.",
+        "Fishermen bound for the Pacific, who fail to visit the chapel, are few.",
+        "The ship sailed into the Pacific at dawn.",
+        "Whales swim in the Pacific all year.",
+        "Nothing is as wide as the Pacific in the morning.",
+        "Far out in the Pacific the sea was calm.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=3))
+    assert _entry(concepts, "the Lizard").kind == "person"
+    assert _entry(concepts, "the Pacific").kind == "place"

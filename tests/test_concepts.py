@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
 from reader.app.knowledge.concept_aliases import nickname, same_word
 from reader.app.knowledge.concept_map import build_concept_map
+from reader.app.knowledge.key_terms import page_words
 from reader.app.knowledge.name_finder import find_names
 from reader.app.text.sentences import split_sentences
 from reader.cli.library_commands import import_sample
@@ -279,3 +282,15 @@ def test_appears_with_lists_people_places_and_named_terms_never_plain_words() ->
     for entry in entries:
         detail = services.xray.detail(book.id, entry, book.page_count)
         assert not plain & {other.name for other, _ in detail.related}, entry.name
+
+
+def test_page_words_with_accented_names_and_words_match_a_plain_tokeniser() -> None:
+    page = (
+        "“Natásha!” cried Count Rostóv—and Natásha’s café au lait went cold. "
+        "The calèche was late; it cost £5 and ½ a rouble. Élise said “à bientôt” to Pierre."
+    )
+    words = page_words(page)
+    expected = re.findall(r"[\w'’\-]+", page)
+    lower = [w.replace("\x01", "’") for w in words if "a" <= w[0] <= "z"]
+    assert lower == [w for w in expected if "a" <= w[0] <= "z"]
+    assert len(words) == len(expected)

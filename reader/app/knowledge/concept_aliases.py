@@ -6,8 +6,10 @@ gender and rank: "Mr. Bennet" and "Mrs. Bennet" are two people, and Miss X, Mrs.
 women. A bare surname or first name joins a full name only when exactly one candidate fits, or the
 book's own evidence picks one (the bearer of nearly all the surname's titled uses, the one whose
 scenes it shares); an ambiguous one stays a concept of its own, or joins the family the book names
-in the plural ("the Bennets"). Names the book sets side by side ("Mr. Darcy and Colonel
-Fitzwilliam") are never one concept.
+in the plural ("the Bennets"). A fond form joins the name it extends in that name's scenes
+("Dronushka", "Ratty"); a first name and a titled surname the book writes together ("Napoleon
+Bonaparte") and two spellings of one long name ("Bonaparte", "Buonaparte") are one person. Names
+the book sets side by side ("Mr. Darcy and Colonel Fitzwilliam") are never one concept.
 """
 
 from __future__ import annotations
@@ -171,6 +173,7 @@ def group_names(
     apart: Collection[frozenset[str]] = frozenset(),
     things: Collection[str] = frozenset(),
     position: Callable[[T], int] | None = None,
+    full_names: Mapping[tuple[str, str], int] | None = None,
 ) -> list[Cluster[T]]:
     """Group names (each with its mentions and form) into concepts.
 
@@ -190,6 +193,9 @@ def group_names(
     join when the book stops using one before it starts the other ("Mina Murray", then "Mina
     Harker": a marriage), and a bare name several people bear joins the one it shares its scenes
     with ("Jane" with "Jane Andrews", not with "Flora Jane", met once).
+
+    `full_names` counts pairs of one-word names the book writes together as one name ("Napoleon
+    Bonaparte"); see `_join_other_names`, which also joins one name's two spellings.
     """
     clusters: list[Cluster[T]] = []
     by_last: dict[str, list[int]] = {}
@@ -302,10 +308,13 @@ def group_names(
             ]
         )
         # a title with a surname may be any bearer of it, even one the book names only once or twice
-        fits = surname if surname and form.gender else likely(compatible_ones)
+        # else those written with this title of a sex too ("Prince Vasíli Kurágin" for "Prince Vasíli"), however
+        # rarely, before any other bearer of the word ("Vasíli Dmítrich Denisov")
+        same_rank = [i for i in compatible_ones if clusters[i].titles & address(form.titles)]
+        fits = surname if surname and form.gender else likely(same_rank or compatible_ones)
         fitting[key] = fits
         for i in fits:  # "Mr. Edgar" and "Master Edgar" may be one man; "Mr." and "Master Linton" not
-            if bears(i, word):
+            if bears(i, word) and len(by_key[key]) >= threshold:  # a title used once claims nothing
                 claimed.setdefault((i, word), set()).update(address(form.titles))
     titled_homes: dict[tuple[str, str], int] = {}
     for key in titled:
@@ -321,9 +330,12 @@ def group_names(
         # full name bears that title too; with a first name ("Countess Natásha") it is that person
         by_first_name = [i for i in fits if not bears(i, word)]
         wife = [i for i in fits if clusters[i].married and form.titles == {"Mrs."}]  # "Mrs. Harker"
-        # a man's title with the one full name in the book with this surname ("Prince Kutúzov")
+        # a man's title with the one full name in the book with this surname ("Prince Kutúzov"),
+        # or the one the book names often enough to count
         sole = (
-            [i for i in fits if bears(i, word)] if form.gender == "m" and len(bearers_of(word)) == 1 else []
+            [i for i in fits if bears(i, word)]
+            if form.gender == "m" and len(likely(bearers_of(word))) == 1
+            else []
         )
         chosen = same_title or (by_first_name or wife or sole if form.titles & FAMILY_TITLES else fits)
         if len(chosen) == 1:
@@ -347,7 +359,12 @@ def group_names(
     for index, cluster in enumerate(clusters):  # titled one-word concepts are candidates for bare names
         if len(cluster.core) == 1:
             uses(index, cluster.core)
-    surnames = {fold(c.core[-1]) for c in clusters}
+    first_names = {fold(c.core[0]) for c in clusters if len(c.core) > 1}
+    surnames = {fold(c.core[-1]) for c in clusters if len(c.core) > 1} | {
+        fold(c.core[0]) for c in clusters if len(c.core) == 1 and fold(c.core[0]) not in first_names
+    }
+    """Words the book uses as surnames: a plural of one names a family ("the Bennets"), not of a first
+    name only ("two Alexanders", beside "Emperor Alexander" and "Alexander Golítsyn")."""
     borne = _surname_uses(clusters, forms)
     plain = order(k for k in singles if not forms[k].titles)
     families: dict[str, int] = {}
@@ -377,12 +394,34 @@ def group_names(
         head, _, rest = form.core[0].partition("-")
         if not owners and rest.islower():  # "Anne-girl": a name and a common word
             owners = [i for i in likely(using.get(fold(head), [])) if not beside(key, i)]
+        if not owners and position is not None:
+            # "Dronushka" beside "Dron", "Ratty" beside "Rat": the fond form of the one name it
+            # extends, in that name's scenes
+            fond = {
+                i
+                for stem in _diminutive_stems(word)
+                for i in [*likely(using.get(stem, [])), *([alone[stem]] if stem in alone else [])]
+                if not beside(key, i) and _in_scenes(by_key[key], i, clusters, position, scenes)
+            }
+            owners = list(fond) if len(fond) == 1 else []
         bearers = len(owners) > 1 and all(bears(i, word) for i in owners)
         # a bare surname whose own pronouns say "he" is none of the women who bear it
         of_sex = [i for i in owners if compatible(form.gender, clusters[i].gender)]
         main = _main_bearer(of_sex, word, borne) if bearers and of_sex else None
-        if len(owners) == 1:
-            home = owners[0]
+        if main is None and len(of_sex) > 1 and not any(bears(i, word) for i in of_sex):
+            # a first name several bear: not his whom the book names so only with a title
+            # ("Prince Nicholas", the old prince), when exactly one bearer goes by it untitled
+            main = _untitled_bearer(of_sex, word, clusters, forms, by_key, threshold)
+        if main is None and _forms_of_one(of_sex, word, clusters, key, beside):
+            # "Monsieur Pierre", "Uncle Pierre" and "Pierre": one man the book names so
+            main = of_sex[0]
+            for i in of_sex[1:]:
+                _absorb(clusters[main], clusters[i])
+                for indexes in using.values():
+                    if i in indexes:
+                        indexes.remove(i)
+        if len(owners) == 1 and compatible(form.gender, clusters[owners[0]].gender):
+            home = owners[0]  # "Toller and his wife": not "Mrs. Toller"
         elif main is not None:
             home = main
         elif len(owners) > 1 and word in families:
@@ -400,7 +439,184 @@ def group_names(
         else:
             home = alone[word] = found(form.core)
         clusters[home].add(key, by_key[key], form)
-    return clusters
+    return _join_other_names(clusters, forms, full_names or {}, apart, threshold)
+
+
+FULL_NAME_USES = 2
+"""How often the book must write two one-word names as one ("Napoleon Bonaparte") to join them."""
+SPELLING_LENGTH = 8
+"""The shortest names whose two spellings ("Bonaparte", "Buonaparte") are taken for one name."""
+
+
+def _join_other_names(
+    clusters: list[Cluster[T]],
+    forms: Mapping[str, NameForm],
+    full_names: Mapping[tuple[str, str], int],
+    apart: Collection[frozenset[str]],
+    threshold: int,
+) -> list[Cluster[T]]:
+    """Join the concepts of two names that are one person's: a first name and a surname the book
+    writes together as a full name at least twice and with a title too ("Napoleon Bonaparte",
+    "General Bonaparte"), and two
+    spellings of one long name, one letter inserted inside ("Bonaparte", "Buonaparte"). Never
+    names set side by side, of two sexes, or a family."""
+    home_of = {key: i for i, c in enumerate(clusters) for key in c.keys}
+
+    def single(i: int) -> bool:
+        return (
+            len(clusters[i].core) == 1 and not clusters[i].family and len(clusters[i].mentions) >= threshold
+        )
+
+    borne: dict[tuple[int, str], set[int]] = {}
+    """(0, first name) or (-1, surname), folded -> the concepts with full names using it so."""
+    for i, cluster in enumerate(clusters):
+        for key in cluster.keys:
+            core = forms[key].core
+            if len(core) > 1 and not forms[key].place:
+                borne.setdefault((0, fold(core[0])), set()).add(i)
+                borne.setdefault((-1, fold(core[-1])), set()).add(i)
+    links: list[tuple[int, int]] = []
+    for (first, second), uses in full_names.items():
+        a, b = home_of.get(first), home_of.get(second)
+        if (
+            uses >= FULL_NAME_USES
+            and a is not None
+            and b is not None
+            and borne.get((0, fold(first)), {a}) <= {a}  # "James": Windibank's, McCarthy's, Ryder's
+            and borne.get((-1, fold(second)), {b}) <= {b}
+            and not clusters[a].family
+            and single(b)
+            and clusters[b].titles  # "General Bonaparte": the surname is a person's ("Pierre Moscow" not)
+        ):
+            links.append((a, b))
+    by_length: dict[int, list[tuple[str, int]]] = {}
+    for i, cluster in enumerate(clusters):
+        if cluster.family or len(cluster.mentions) < threshold:
+            continue
+        for word in {fold(forms[k].core[0]) for k in cluster.keys if len(forms[k].core) == 1}:
+            if len(word) >= SPELLING_LENGTH:
+                by_length.setdefault(len(word), []).append((word, i))
+    for length, words in by_length.items():
+        for shorter, a in words:
+            for longer, b in by_length.get(length + 1, ()):
+                if a != b and _one_letter_inside(shorter, longer):
+                    links.append((a, b))
+    joined: dict[int, int] = {}
+    for a, b in links:
+        while a in joined:
+            a = joined[a]
+        while b in joined:
+            b = joined[b]
+        one, other = clusters[a], clusters[b]
+        side_by_side = any(frozenset((x, y)) in apart for x in one.keys for y in other.keys)
+        if a == b or side_by_side or not compatible(one.gender, other.gender):
+            continue
+        if not same_standing(one.titles, other.titles):
+            continue
+        home, moved = (a, b) if len(one.mentions) >= len(other.mentions) else (b, a)
+        clusters[home].mentions.extend(clusters[moved].mentions)
+        for key in clusters[moved].keys:
+            clusters[home].add(key, [], forms[key])
+            clusters[home].counts[key] = clusters[moved].counts[key]
+        joined[moved] = home
+    return [c for i, c in enumerate(clusters) if i not in joined]
+
+
+def _one_letter_inside(shorter: str, longer: str) -> bool:
+    """Whether `longer` is `shorter` with one letter inserted, neither first nor last."""
+    for i in range(1, len(shorter)):
+        if longer[:i] == shorter[:i]:
+            continue
+        return i < len(shorter) and longer[i + 1 :] == shorter[i:]
+    return False
+
+
+DIMINUTIVE_ENDINGS = tuple("ushka yushka ushok enka echka ochka ichka ette chen ie y".split())
+"""Endings that make a fond form of a name ("Dronushka" of "Dron", "Jessie" of "Jess", "Toady" of
+"Toad"); with "y" a doubled consonant ("Ratty") or a dropped "e" ("Moly" of "Mole") too."""
+DIMINUTIVE_SCENES = 0.5
+"""The share of a fond form's scenes that must be scenes of the name it extends."""
+
+
+def _diminutive_stems(word: str) -> list[str]:
+    """The names (folded) that `word` (folded) may be a fond form of."""
+    stems = []
+    for ending in DIMINUTIVE_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            stem = word[: -len(ending)]
+            stems.append(stem)
+            if ending == "y":
+                stems.append(stem + "e")  # "Moly"
+                if stem[-1] == stem[-2]:
+                    stems.append(stem[:-1])  # "Ratty"
+    return stems
+
+
+def _in_scenes(
+    mentions: Sequence[T],
+    index: int,
+    clusters: Sequence[Cluster[T]],
+    position: Callable[[T], int],
+    scenes: dict[int, set[int]],
+) -> bool:
+    """Whether most of a name's scenes are scenes of the concept `index` (`scenes` caches them)."""
+    own = {position(m) // SCENE_CHARS for m in mentions}
+    if index not in scenes:
+        scenes[index] = {position(m) // SCENE_CHARS for m in clusters[index].mentions}
+    return len(own & scenes[index]) >= DIMINUTIVE_SCENES * len(own)
+
+
+def _forms_of_one(
+    owners: Sequence[int],
+    word: str,
+    clusters: Sequence[Cluster[T]],
+    key: str,
+    beside: Callable[[str, int], bool],
+) -> bool:
+    """Whether several concepts are titled forms of one bare name and nothing else ("Monsieur
+    Pierre", "Uncle Pierre"): one person, unless a sovereign's title, two women's standings or
+    two sexes tell them apart, or the book sets the name beside one of them."""
+    if len(owners) < 2 or any(beside(key, i) for i in owners):
+        return False
+    group = [clusters[i] for i in owners]
+    if any(len(c.core) != 1 or fold(c.core[0]) != word or c.titles & SOVEREIGNS for c in group):
+        return False
+    titles = set().union(*(c.titles for c in group))
+    return gender_of(titles) is not None and len(WOMEN_BY_STANDING & titles) <= 1
+
+
+def _absorb(home: Cluster[T], moved: Cluster[T]) -> None:
+    """Move every name and mention of `moved` into `home`, leaving `moved` empty."""
+    home.mentions.extend(moved.mentions)
+    home.keys.extend(moved.keys)
+    for name, count in moved.counts.items():
+        home.counts[name] = home.counts.get(name, 0) + count
+    home.titles.update(moved.titles)
+    moved.mentions, moved.keys, moved.counts, moved.titles = [], [], {}, set()
+
+
+def _untitled_bearer(
+    owners: Sequence[int],
+    word: str,
+    clusters: Sequence[Cluster[T]],
+    forms: Mapping[str, NameForm],
+    by_key: Mapping[str, Sequence[T]],
+    threshold: int,
+) -> int | None:
+    """The one concept among `owners` that the book does not name by the first name `word` with a
+    title ("Prince Nicholas"), if the others are so named often enough to count."""
+    untitled = [
+        i
+        for i in owners
+        if not any(
+            forms[k].titles
+            and len(forms[k].core) == 1
+            and fold(forms[k].core[0]) == word
+            and len(by_key[k]) >= threshold
+            for k in clusters[i].keys
+        )
+    ]
+    return untitled[0] if len(untitled) == 1 else None
 
 
 MAIN_BEARER_SHARE = 0.85
@@ -504,29 +720,33 @@ def _join_leading_names(
     full_forms: Mapping[int, Sequence[NameForm]],
     apart: Collection[frozenset[str]] = frozenset(),
 ) -> list[Cluster[T]]:
-    """Join a full name that begins exactly one longer full name to it ("Anna Pávlovna" and "Anna
-    Pávlovna Schérer"); when several longer names begin with it, it names none of them for sure."""
+    """Join a full name that begins exactly one concept's longer full names to it ("Anna Pávlovna"
+    and "Anna Pávlovna Schérer", "Vasíli Dmítrich" and "General Vasíli Dmítrich Denisov" of Vaska
+    Denisov); when several concepts' longer names begin with it, it names none of them for sure."""
     cores = {i: tuple(map(fold, c.core)) for i, c in enumerate(clusters)}
-    by_lead: dict[tuple[str, ...], list[int]] = {}
-    for i, core in cores.items():
-        if not any(form.place for form in full_forms.get(i, ())):
-            by_lead.setdefault(core[:2], []).append(i)
+    by_lead: dict[tuple[str, ...], list[tuple[int, tuple[str, ...]]]] = {}
+    for i, forms in full_forms.items():
+        if any(form.place for form in forms):
+            continue
+        for longer in {tuple(map(fold, form.core)) for form in forms}:
+            by_lead.setdefault(longer[:2], []).append((i, longer))
     joined: dict[int, int] = {}
     for i, core in sorted(cores.items(), key=lambda item: len(item[1])):
         if any(form.place for form in full_forms.get(i, ())):
             continue
-        longer = {
+        targets = {
             joined.get(j, j)
-            for j in by_lead.get(core[:2], ())
-            if len(cores[j]) > len(core) and cores[j][: len(core)] == core
+            for j, longer in by_lead.get(core[:2], ())
+            if j != i and len(longer) > len(core) and longer[: len(core)] == core
         }
-        if len(longer) == 1:
-            target = longer.pop()
+        if len(targets) == 1:
+            target = targets.pop()
             side_by_side = any(
                 frozenset((a, b)) in apart for a in clusters[i].keys for b in clusters[target].keys
             )
             if (
-                compatible(clusters[i].gender, clusters[target].gender)
+                target != i
+                and compatible(clusters[i].gender, clusters[target].gender)
                 and same_standing(clusters[i].titles, clusters[target].titles)
                 and not side_by_side
             ):

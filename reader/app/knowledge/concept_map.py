@@ -51,6 +51,7 @@ from reader.app.knowledge.name_kinds import (
     LOCATIVE,
     ORGANISATION_WORDS,
     OWNER_AFTER,
+    PLACE_ENDINGS,
     PLACE_OR_BODY_WORDS,
     cues_of,
     is_place_name,
@@ -59,6 +60,11 @@ from reader.app.knowledge.name_kinds import (
 )
 from reader.app.text.background_words import BACKGROUND
 from reader.domain.knowledge import ConceptAlias, ExtractedConcept
+
+NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve".split())
+NAMED_NUMBER_USES = 3
+"""How often a number word must be capitalised mid-sentence, and more than twice as often as it is
+written in lower case, to be a name ("Five", "Seven": the gardeners in Alice)."""
 
 SHARED_TITLES = frozenset(
     "Reverend Captain Doctor Professor Colonel Major Inspector Sergeant Admiral".split()
@@ -74,13 +80,23 @@ def min_mentions(page_count: int) -> int:
 @lru_cache(maxsize=65536)
 def core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
     """The name words of a run: no titles before them, no initials ("Rev. J. Ashby" -> ("Ashby",));
-    a title's word after a name word is a name ("Mary King")."""
+    a title's word after a name word is a name ("Mary King"); "St. Clair" after a title or a first
+    name is one word."""
     lead = leading_titles(tokens)
-    return tuple(
+    core = [
         bare(t) if bare(t).lower() not in PLACE_PREFIXES else t
         for t in tokens[lead:]
         if len(bare(t)) > 1 and not t.islower()  # "de" of "Miss de Bourgh"
-    )
+    ]
+    for i in range(len(core) - 2, -1, -1):
+        if (i or lead) and bare(core[i]).lower() in SURNAME_PREFIXES:
+            core[i : i + 2] = [f"{core[i]} {core[i + 1]}"]  # "Mrs. St. Clair": one surname
+    return tuple(core)
+
+
+SURNAME_PREFIXES = frozenset(("st", "saint"))
+"""Words that after a title or a first name begin a surname of two words ("Neville St. Clair",
+"Lord St. Simon"); first in a name they make a place ("St. Petersburg")."""
 
 
 def leading_titles(tokens: tuple[str, ...]) -> int:
@@ -182,7 +198,7 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
         texts.append(text)
     book = _find_names(texts, words.lower)
     threshold = min_mentions(len(pages))
-    _fold_rare_runs(book.names, words.lower, threshold)
+    full_names = _fold_rare_runs(book.names, words.lower, threshold)
     forms = _forms(book.names, _gender_hints(book, threshold), book.surnames)
     clusters = group_names(
         {key: name.mentions for key, name in book.names.items()},
@@ -191,6 +207,7 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
         book.apart,
         _named_things(book, forms, threshold),
         itemgetter(0),
+        full_names,
     )
     concepts = _name_concepts(book, clusters, threshold, words.lower)
     taken = {word.lower() for concept in concepts for alias in concept.aliases for word in alias.text.split()}
@@ -198,14 +215,27 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
     return concepts
 
 
-def _fold_rare_runs(names: dict[str, _Name], lower: Counter[str], threshold: int) -> None:
+def _fold_rare_runs(names: dict[str, _Name], lower: Counter[str], threshold: int) -> Counter[tuple[str, str]]:
     """Rare runs that are an established name after a common word ("Eventually Peter", "Whereat
-    Mrs. Rachel") or two established names side by side ("London Lydia") count as those names instead."""
+    Mrs. Rachel") or two established names side by side ("London Lydia") count as those names instead;
+    never one ending in a surname of the book's full names ("Natalie Rostóva": a full name).
+
+    Returns how often each pair of established names was so found side by side ("Napoleon
+    Bonaparte": perhaps one person's two names, see `group_names`)."""
+    pairs: Counter[tuple[str, str]] = Counter()
     established = {key for key, name in names.items() if len(name.mentions) >= threshold}
+    surnames = {
+        bare(name.tokens[-1])
+        for key, name in names.items()
+        if key in established and len(core_tokens(name.tokens)) > 1
+    }
+    """Last words of the book's established full names ("Rostóva" of "Natásha Rostóva")."""
     for key in [k for k, name in names.items() if len(name.tokens) > 1 and k not in established]:
         tokens = names[key].tokens
         if is_title(tokens[0]):
             continue  # "Mr. William Bell": the title is part of the name
+        if bare(tokens[-1]) in surnames:
+            continue  # "Natalie Rostóva": a first name and a surname the book uses, a full name
         parts: list[str] = []
         for cut in range(1, len(tokens)):
             head, tail = " ".join(tokens[:cut]), " ".join(tokens[cut:])
@@ -222,6 +252,9 @@ def _fold_rare_runs(names: dict[str, _Name], lower: Counter[str], threshold: int
             for part in parts:
                 names[part].mentions.extend(name.mentions)
                 names[part].mentions.sort()
+            if len(parts) == 2:
+                pairs[(parts[0], parts[1])] += len(name.mentions)
+    return pairs
 
 
 def _forms(
@@ -323,7 +356,7 @@ def _find_names(texts: Sequence[str], lower: Counter[str]) -> _Book:
     for run in set(runs):
         pieces[run] = (
             ()
-            if run.lower() in NOT_NAMES
+            if run.lower() in NOT_NAMES and run.lower() not in NUMBER_WORDS  # "said Five": judged below
             else tuple(
                 (tokens, start, end - start, possessive, starts_sentence(run, start) if start else None)
                 for tokens, start, end, possessive in split_run(run)
@@ -415,11 +448,18 @@ def _judge(
             for token in tokens:
                 mid_tokens[token] += len(begins)
 
+    def not_name(word: str) -> bool:
+        """A grammar word or a number, unless a number the book writes as a name ("said Five")."""
+        folded = word.lower()
+        if folded in NUMBER_WORDS:
+            return mid_tokens[word] < NAMED_NUMBER_USES or mid_tokens[word] <= 2 * lower[folded]
+        return folded in NOT_NAMES
+
     def common(token: str) -> bool:
         word = bare(token)
         if is_title(token):
             return False
-        return word.lower() in NOT_NAMES or lower[word.lower()] >= max(1, mid_tokens[token])
+        return not_name(word) or lower[word.lower()] >= max(1, mid_tokens[token])
 
     def judge(tokens: tuple[str, ...], initial: bool) -> tuple[tuple[str, ...], bool] | None:
         the = False
@@ -444,13 +484,13 @@ def _judge(
         if all(is_title(t) for t in tokens):
             return tokens, the
         core = core_tokens(tokens)
-        if not core or all(bare(t).lower() in NOT_NAMES for t in core):
+        if not core or all(not_name(bare(t)) for t in core):
             return None
         if any(bare(t).lower() in ADDRESS_WORDS for t in tokens):
             return None
         if len(core) == 1 and not any(is_title(t) for t in tokens):
             word = core[0]
-            if bare(word).lower() in NOT_NAMES or lower[word.lower()] >= max(1, mid_tokens[word]):
+            if not_name(bare(word)) or lower[word.lower()] >= max(1, mid_tokens[word]):
                 return None
             if not mid_tokens[word]:
                 return None
@@ -621,8 +661,8 @@ def _name_concepts(
             elif word in lands:
                 kind = "place"  # "Austria", whose people the book calls "Austrians"
             elif not (cues.titles or cues.speech or cues.talk or cluster.titles):
-                if word in place_firsts:
-                    kind = "place"  # "Grimpen" beside "Grimpen Mire", never acting: the place
+                if word in place_firsts or word.endswith(PLACE_ENDINGS):
+                    kind = "place"  # "Grimpen" beside "Grimpen Mire", "Hampshire", never acting
                 elif _common_word(word, lower):
                     kind = "term"  # "Latitude", "Soup": a common word, capitalised, that never acts
         aliases: dict[str, _Alias] = {}

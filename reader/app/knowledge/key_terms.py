@@ -9,9 +9,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, compress, repeat
+from operator import contains
 
 from reader.app.knowledge.name_finder import NOT_NAMES
 from reader.app.text.background_words import BACKGROUND
@@ -19,8 +20,14 @@ from reader.domain.knowledge import ConceptAlias, ExtractedConcept
 
 _TOKEN = re.compile(r"[\w'’\-]+")
 _LOWER_PREFIX = re.compile(r"[a-z][a-z'’\-]*[a-z]")
+_LOWER_LINE = re.compile(r"(?m)^(?:([a-z][a-z'’\-]*[a-z]).*|.*)$")
+"""`_LOWER_PREFIX` at the start of each line, or "" for a line without one."""
 _ASCII_SPACES = str.maketrans({c: " " for c in map(chr, range(128)) if not (c.isalnum() or c in "_'-\x01")})
 """Every ASCII character that is not part of a word to a space; \\x01 (a stand-in for ’) is kept."""
+_ASCII_SPACES_BUT_ESCAPES = str.maketrans(
+    {c: " " for c in map(chr, range(128)) if not (c.isalnum() or c in "_'-\x01\\")}
+)
+"""`_ASCII_SPACES` keeping backslashes (see `_escaped_words`)."""
 _TYPOGRAPHIC_SPACES = "“”‘—–…"
 """Punctuation common in typeset books that is not part of a word."""
 
@@ -33,7 +40,8 @@ def term_count(page_count: int) -> int:
 def page_words(text: str) -> list[str]:
     """The words of a page in order: its runs of letters, digits, apostrophes and hyphens.
 
-    A ’ inside a word may come back as \\x01 (see `_restore`)."""
+    A ’ inside a word may come back as \\x01 (see `_restore`), and a capitalised word with letters
+    beyond ASCII escaped ("Nat\\xe1sha", see `_escaped_words`)."""
     if "\x01" in text:
         return _TOKEN.findall(text)
     if not text.isascii():
@@ -42,11 +50,37 @@ def page_words(text: str) -> list[str]:
         simpler = text.replace("’", "\x01")
         for mark in _TYPOGRAPHIC_SPACES:
             simpler = simpler.replace(mark, " ")
-        try:
-            text = simpler.encode("ascii").decode("ascii")
-        except UnicodeEncodeError:
-            return _TOKEN.findall(text)
+        if not simpler.isascii():
+            return _escaped_words(simpler) if "\\" not in simpler else _TOKEN.findall(text)
+        text = simpler
     return text.translate(_ASCII_SPACES).split()  # C loops: several times faster than a regex
+
+
+def _escaped_words(text: str) -> list[str]:
+    """The words of a page with letters beyond ASCII ("Natásha"): split as ASCII with those letters
+    written as backslash escapes, then the words holding one put back. Where every such word starts
+    with a capital (the usual case: accents are in names), they are left escaped (a name is no key
+    term): a C split, several times faster than a regex."""
+    spaced = text.encode("ascii", "backslashreplace").decode("ascii").translate(_ASCII_SPACES_BUT_ESCAPES)
+    words = spaced.split()
+    if all(spaced[start].isupper() for start in _escaped_word_starts(spaced)):
+        return words
+    for index in reversed(list(compress(range(len(words)), map(contains, words, repeat("\\"))))):
+        original = words[index].encode("ascii").decode("unicode_escape").replace("\x01", "’")
+        words[index : index + 1] = _TOKEN.findall(original)
+    return words
+
+
+def _escaped_word_starts(spaced: str) -> Iterator[int]:
+    """Where each word holding a backslash escape starts, in a text whose words are apart by spaces
+    (`_ASCII_SPACES_BUT_ESCAPES` made every other separator one)."""
+    at = spaced.find("\\")
+    while at != -1:
+        yield spaced.rfind(" ", 0, at) + 1
+        end = spaced.find(" ", at)
+        if end == -1:
+            return
+        at = spaced.find("\\", end)
 
 
 def _restore(word: str) -> str:
@@ -69,12 +103,14 @@ class BookWords:
     @classmethod
     def of(cls, pages: Sequence[str]) -> BookWords:
         words = [page_words(text) for text in pages]
+        counts = Counter(chain.from_iterable(words))
+        vocabulary = list(counts)
+        # one regex pass over the vocabulary, one word a line: each word's lower-case start, or ""
+        forms = _LOWER_LINE.findall(_restore("\n".join(vocabulary)))
+        lower_of = dict(compress(zip(vocabulary, forms, strict=True), forms))
         lower: Counter[str] = Counter()
-        lower_of: dict[str, str] = {}
-        for word, count in Counter(chain.from_iterable(words)).items():
-            if "a" <= word[0] <= "z" and (match := _LOWER_PREFIX.match(_restore(word))):
-                lower_of[word] = form = match.group()
-                lower[form] += count
+        for word, form in lower_of.items():
+            lower[form] += counts[word]
         return cls(words, lower, lower_of)
 
 
@@ -90,18 +126,23 @@ CANDIDATES = 3
 """How many times `limit` candidates are checked for being nouns."""
 
 
+_DETERMINER_FORMS = frozenset(
+    form for word in DETERMINERS for form in (word, word.capitalize(), word.upper())
+)
+
+
 def _noun_like(candidates: set[str], stem_of_word: dict[str, str], pages: list[list[str]]) -> set[str]:
     """The candidate stems a determiner comes before in at least NOUN_SHARE of their uses."""
-    uses: dict[str, int] = dict.fromkeys(candidates, 0)
-    after_determiner: dict[str, int] = dict.fromkeys(candidates, 0)
+    stems = {word: stem for word, stem in stem_of_word.items() if stem in candidates}
+    uses: Counter[str] = Counter()
+    after_determiner: Counter[str] = Counter()
+    is_candidate, is_determiner = stems.__contains__, _DETERMINER_FORMS.__contains__
     for page in pages:
-        for index, word in enumerate(page):
-            stem = stem_of_word.get(word)
-            if stem is None or stem not in uses:
-                continue
+        # C loops find the candidates' places on the page; only those are looked at
+        for index in compress(range(len(page)), map(is_candidate, page)):
+            stem = stems[page[index]]
             uses[stem] += 1
-            before = page[max(0, index - 2) : index]
-            if any(w.lower() in DETERMINERS for w in before):
+            if (index and is_determiner(page[index - 1])) or (index > 1 and is_determiner(page[index - 2])):
                 after_determiner[stem] += 1
     return {stem for stem in candidates if after_determiner[stem] >= NOUN_SHARE * max(1, uses[stem])}
 
@@ -153,12 +194,15 @@ def key_terms(words: BookWords, taken: set[str], limit: int) -> list[ExtractedCo
     for word, form in words.lower_of.items():
         if form in forms_chosen:
             words_of.setdefault(form, set()).add(word)
+    chosen_stems = {stem for _, stem in chosen}
+    pages_of: dict[str, list[tuple[int, int]]] = {stem: [] for stem in chosen_stems}
+    for number, counts in enumerate(on_page, start=1):
+        for stem in chosen_stems.intersection(counts):
+            pages_of[stem].append((number, counts[stem]))
     concepts = []
     for _, stem in chosen:
         forms = sorted(groups[stem], key=lambda form: -lower[form])
-        per_page = [
-            (number, counts[stem]) for number, counts in enumerate(on_page, start=1) if stem in counts
-        ]
+        per_page = pages_of[stem]
         first_seen: dict[str, int] = {}
         for number, _ in per_page:
             for form in forms:

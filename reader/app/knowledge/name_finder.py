@@ -279,8 +279,10 @@ def context_of(text: str, start: int, end: int, floor: int = 0) -> tuple[tuple[s
     if not after:
         return previous, ""
     following = after.group(2).lower()
-    # a word after a stop, comma or quote belongs to the next clause (“... the Danube,” answered X)
-    return previous, "," + following if after.group(1).strip(" \t'’") else following
+    # a word after a stop, comma or quote belongs to the next clause (“... the Danube,” answered X):
+    # it comes with that mark first (",who", "!who")
+    stop = after.group(1).strip(" \t'’")
+    return previous, stop[0] + following if stop else following
 
 
 def run_spans(text: str) -> list[tuple[int, int]]:

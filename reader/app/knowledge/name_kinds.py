@@ -38,14 +38,14 @@ PLACE_WORDS = frozenset(
     gate tower farm manor cottage row sea ocean coast beach cliff cliffs creek brook falls ford green
     common heath downs wharf pier station palace gardens garden county shire kingdom village
     yard mire tor tors vale slope path walk alley hollow dale crag crags mill market circus gables
-    pond pool wells spring springs""".split()
+    pond pool wells spring springs end""".split()
 )
 """Last words that make a place of a name of two or more words ("King Edward Street", "Scotland Yard"),
 whatever titles it holds; after a title alone the word is a surname ("Mrs. Hill")."""
 SETTLEMENT_WORDS = frozenset(
     """village town city hamlet parish parishes county kingdom kingdoms island isle province district port
     coast coasts shore shores continent country capital empire dominions language natives inhabitants
-    king emperor queen""".split()
+    king emperor queen border borders outskirts frontier frontiers suburbs streets""".split()
 )
 """Words before "of" that make a place of the name after it ("the village of Grimpen", "the language
 of Balnibarbi", "the King of Bohemia")."""
@@ -55,12 +55,17 @@ ORGANISATION_WORDS = frozenset(
     brigade division corps squadron guards grenadiers hussars dragoons cuirassiers uhlans chasseurs
     cavalry infantry artillery militia gazette chronicle herald magazine times courier""".split()
 )
+PLACE_ENDINGS = ("shire",)
+"""Endings that make a place of a one-word name that never speaks, acts or bears a title
+("Hampshire", "Berkshire")."""
 PLACE_OR_BODY_WORDS = PLACE_WORDS | ORGANISATION_WORDS
 VESSEL_WORDS = frozenset(
     "schooner ship brig barque steamer yacht frigate lugger vessel hms boat sloop".split()
 )
 NOT_AGENT_VERBS = frozenset("seemed appeared remained lined covered surrounded crowded called named".split())
 """Past tenses a place is often the subject of ("the Park seemed deserted")."""
+FOND_WORDS = frozenset("poor dear unfortunate little".split())
+"""Words of pity or fondness right before a name ("poor Bill", "dear Natásha"): someone."""
 OWNER_AFTER = re.compile(r"[^\w\n]{0,3}[\w'’]+\s+(his|her|His|Her)\b")
 """A preposition and "his"/"her" right after a name ("Hildesheim in his office")."""
 DATIVE_VERBS = frozenset(
@@ -109,6 +114,8 @@ class Cues:
     """Mentions right after a vessel word ("the schooner Hesperus", but also "the end of the boat Ahab")."""
     of: int = 0
     """Mentions right after "of" ("the settlers of Nantucket", "doubloons of Peru")."""
+    who: int = 0
+    """Mentions followed by ", who" ("the Lizard, who seemed too much overcome"): someone."""
 
 
 OF_PLACE_SHARE = 0.4
@@ -129,7 +136,7 @@ def kind_of(cues: Cues, core_length: int) -> str:
     if cues.titles or cues.talk >= max(2, 0.1 * total):
         return "person"
     if cues.the >= total / 2:  # "the Knave": a character if it ever talks, else a place or a thing
-        if cues.talk:
+        if cues.talk or cues.who > cues.locative / 3:  # "in the Pacific" far more than ", who"
             return "person"
         return "place" if cues.locative >= 0.3 * total else "term"
     if cues.locative >= 0.3 * total and cues.locative > cues.speech:
@@ -184,8 +191,9 @@ def cues_of(
             or (previous and previous[-1] in SPEECH_VERBS)
             or (len(following) > 4 and following.endswith("ed") and following not in NOT_AGENT_VERBS)
             or following.endswith((" his", " her"))
-        ):  # what speaks, acts or owns ("Hildesheim cleared the box", "in his office") is a person
-            cues.speech += 1
+            or (previous and previous[-1] in FOND_WORDS)
+        ):  # what speaks, acts or owns ("Hildesheim cleared the box", "in his office") or what the
+            cues.speech += 1  # narrator pities ("poor Bill", "the unfortunate little Bill") is a person
         before = previous[:-1] if previous and previous[-1] == "the" else previous
         if following in TALK_VERBS or (before and before[-1] in TALK_VERBS):
             cues.talk += 1
@@ -196,6 +204,7 @@ def cues_of(
         if previous and previous[-1] in VESSEL_WORDS:
             cues.vessel += 1
         cues.the += the
+        cues.who += following in (",who", ",whom")
         if possessive:
             continue
         if previous and previous[-1] == "of":
