@@ -359,6 +359,10 @@ class ReaderApp(App[None]):
         """Show or hide the chat."""
         self.panes.toggle("chat")
 
+    def action_wide_chat(self) -> None:
+        """Give the chat the whole screen, or give the page back."""
+        self.panes.toggle_wide_chat()
+
     def action_filter_library(self) -> None:
         """Type to filter the library."""
         self.panes.filter_library()

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 from textual import on, work
 from textual.actions import SkipAction
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.events import DescendantFocus, Resize
 from textual.message import Message
 from textual.widget import Widget
@@ -20,10 +19,16 @@ from textual.worker import Worker, WorkerState
 from reader.services import Services
 from reader.tui.fit_text import first_that_fits
 from reader.tui.panes.deferred_pane import DeferredPane
+from reader.tui.widgets.ask_input import AskInput
+from reader.tui.widgets.chat_log import ChatLog
 
 if TYPE_CHECKING:  # the chat's records load with the first question or conversation (start-up paints first)
     from reader.domain.chat import ChatEvent, ChatMessage, Conversation
     from reader.tui.widgets.chat_items import TurnItem
+
+NO_MODEL = "no-model"
+"""The topic of the offline strategy's notice (reader.app.chat.offline_strategy.NO_MODEL): the pane says it,
+with the configuration to copy, as a conversation starts, and not again under every answer."""
 
 BORDER_LABEL_MARGIN = 4
 """Cells of a border the subtitle cannot use: the two corners and a space beside each."""
@@ -75,6 +80,7 @@ class ChatPane(DeferredPane):
         Binding("ctrl+n", "new_conversation", "New chat", id="chat.new"),
         Binding("ctrl+y", "conversations", "Earlier chats", id="chat.history"),
         Binding("ctrl+r", "reveal", "Reveal held-back answer", id="chat.reveal"),
+        Binding("w", "app.wide_chat", "Wide chat", id="chat.wide"),
     ]
 
     class EventArrived(Message):
@@ -129,10 +135,14 @@ class ChatPane(DeferredPane):
         """The reading position: held-back answers up to it are shown whole."""
         self._spoiler_page: int | None = None
         """The running turn's ShieldEvent: from which page its held-back part spoils nothing."""
+        self._noticed: set[str] = set()
+        """The topics of the notices this conversation has shown (each is said once)."""
+        self._parts = 0
+        """How many parts of the running turn's answer arrived (one or none: it is shown from its start)."""
 
     def contents(self) -> Iterable[Widget]:
-        yield VerticalScroll(id="chat-log")
-        yield Input(placeholder="Ask about the book…  (a)", id="chat-input")
+        yield ChatLog(id="chat-log")
+        yield AskInput(placeholder="Ask about the book…  (a)", id="chat-input")
 
     def on_mount(self) -> None:
         self.border_title = "Chat"
@@ -161,8 +171,8 @@ class ChatPane(DeferredPane):
             pass
 
     @property
-    def chat_log(self) -> VerticalScroll:
-        return self.query_one("#chat-log", VerticalScroll)
+    def chat_log(self) -> ChatLog:
+        return self.query_one("#chat-log", ChatLog)
 
     def _chat(self) -> Any:
         """The chat use case (built on first use, in a worker thread: it loads litellm)."""
@@ -259,11 +269,13 @@ class ChatPane(DeferredPane):
         from reader.tui.widgets.chat_items import CodeItem, NoticeItem
 
         self.chat_log.remove_children()
+        self._noticed.clear()
         if self.book_id is None:
             self.chat_log.mount(NoticeItem("Open a book to ask about it."))
             return
         if hint := offline_hint(self.services):
             self.chat_log.mount(NoticeItem(hint), CodeItem(CONFIG_EXAMPLE))
+            self._noticed.add(NO_MODEL)
 
     def action_new_conversation(self) -> None:
         """Start a new conversation about this book."""
@@ -310,6 +322,7 @@ class ChatPane(DeferredPane):
 
         self.conversation_id = event.conversation_id
         await self.chat_log.remove_children()
+        self._noticed.clear()
         items: list[Any] = []
         for index, message in enumerate(event.messages):
             if message.role == "user":
@@ -360,6 +373,7 @@ class ChatPane(DeferredPane):
         self.turn += 1
         turn = TurnItem(question)
         self.running = turn
+        self._parts = 0
         self.refresh_bindings()
         self.chat_log.mount(turn)
         self.chat_log.anchor()
@@ -390,6 +404,7 @@ class ChatPane(DeferredPane):
         if not isinstance(event, events.NoticeEvent):
             turn.stop_thinking()
         if isinstance(event, events.TextDelta):
+            self._parts += 1
             await turn.answer.append(event.text)
         elif isinstance(event, events.ToolInvocationEvent):
             turn.add_before_answer(
@@ -400,7 +415,10 @@ class ChatPane(DeferredPane):
                 item.add_results(event.results)
             turn.answer.found(event.query, event.results)
         elif isinstance(event, events.NoticeEvent):
-            turn.add_before_answer(NoticeItem(event.message))
+            if event.topic not in self._noticed:
+                turn.add_before_answer(NoticeItem(event.message))
+            if event.topic:
+                self._noticed.add(event.topic)
         elif isinstance(event, events.ShieldEvent):
             self._spoiler_page = event.spoiler_page
         elif isinstance(event, events.AnswerEvent):
@@ -409,6 +427,8 @@ class ChatPane(DeferredPane):
             if event.held:
                 await turn.answer.hold(event.message_id, self._spoiler_page)
             self._spoiler_page = None
+            if self._parts <= 1:  # it arrived whole: show it from the question, not from its end
+                self.call_after_refresh(self.chat_log.scroll_to_start_of, turn)
         elif isinstance(event, events.ErrorEvent):
             self.conversation_id = event.conversation_id or self.conversation_id
             await turn.answer.abandon()
