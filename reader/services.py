@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
     from reader.adapters.llm.litellm_chat import LitellmChatModel
     from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
+    from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
     from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
     from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
     from reader.adapters.sqlite.vector_store import SqliteVectorStore
@@ -313,9 +314,15 @@ class Services:
         return self._shields
 
     @per_thread
+    def conversations(self) -> SqliteConversationRepository:
+        """The stored conversations (listing and showing them needs no chat model)."""
+        from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
+
+        return SqliteConversationRepository(self.db.conn)
+
+    @per_thread
     def chat(self) -> ChatWithBookUseCase:
         """The chat about a book; loads litellm (seconds) only when a model is configured."""
-        from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
         from reader.app.chat.chat_with_book import ChatSettings, ChatWithBookUseCase
         from reader.app.chat.knowledge_tools import BookKnowledge
 
@@ -331,7 +338,7 @@ class Services:
         return ChatWithBookUseCase(
             self.books,
             self.chunks,
-            SqliteConversationRepository(self.db.conn),
+            self.conversations,
             self.search,
             model,
             settings,

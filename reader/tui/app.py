@@ -158,6 +158,7 @@ class ReaderApp(App[None]):
     def on_unmount(self) -> None:
         thaw_heap()  # on_mount froze what start-up made (reader.startup)
         self.saved_css.save()  # the dialogs' CSS, if one was opened for the first time
+        self.reading.save_viewed()
         self.writes.close()
 
     @on(WorkerFailed)
@@ -242,6 +243,7 @@ class ReaderApp(App[None]):
 
     @on(PageViewer.PageShown)
     def _page_shown(self, event: PageViewer.PageShown) -> None:
+        self.reading.page_viewed(event.book_id, event.number)
         if event.horizon_moved:
             self.reading.horizon_moved(event.book_id, event.horizon)
 

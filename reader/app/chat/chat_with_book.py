@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,9 +76,18 @@ def choose_strategy(model: ChatModel | None, settings: ChatSettings) -> ChatStra
     return AlwaysRetrieveStrategy()
 
 
-def conversation_title(question: str) -> str:
+def conversation_title(question: str, taken: Iterable[str] = ()) -> str:
+    """The question on one line, shortened, and numbered when another conversation of the book already has
+    that title ("Who is Wickham? (2)"), so the list of conversations tells them apart."""
     text = " ".join(question.split())
-    return text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1].rstrip() + "…"
+    title = text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1].rstrip() + "…"
+    used = set(taken)
+    number = 2
+    distinct = title
+    while distinct in used:
+        distinct = f"{title} ({number})"
+        number += 1
+    return distinct
 
 
 class ChatWithBookUseCase:
@@ -174,12 +183,14 @@ class ChatWithBookUseCase:
             yield ErrorEvent("Type a question first.", conversation_id)
             return
         conversation = self.store.get(conversation_id) if conversation_id is not None else None
+        titled = conversation is not None and conversation.book_id == book_id and conversation.title
+        taken = [] if titled else [c.title for c in self.store.list_for_book(book_id)]
         if conversation is None or conversation.book_id != book_id:
-            conversation_id = self.store.create(book_id, conversation_title(question))
+            conversation_id = self.store.create(book_id, conversation_title(question, taken))
         else:
             conversation_id = conversation.id
             if not conversation.title:
-                self.store.set_title(conversation_id, conversation_title(question))
+                self.store.set_title(conversation_id, conversation_title(question, taken))
         stored = self.store.messages(conversation_id)
         self.store.add_message(conversation_id, "user", question, horizon=book.current_page)
 

@@ -114,12 +114,16 @@ class ChatPane(DeferredPane):
             self.conversations = conversations
 
     class MessagesLoaded(Message):
-        """The stored messages of a conversation to show."""
+        """The stored messages of a conversation to show (`latest`: the id of the book whose last
+        conversation it is, shown as the book opens unless the reader has started asking meanwhile)."""
 
-        def __init__(self, conversation_id: int, messages: list[ChatMessage]) -> None:
+        def __init__(
+            self, conversation_id: int, messages: list[ChatMessage], latest: str | None = None
+        ) -> None:
             super().__init__()
             self.conversation_id = conversation_id
             self.messages = messages
+            self.latest = latest
 
     def __init__(self, services: Services, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -150,6 +154,8 @@ class ChatPane(DeferredPane):
     def on_filled(self) -> None:
         self.chat_log.anchor()
         self._reset_log()
+        if self.book_id is not None:
+            self._load_latest(self.book_id)
 
     def focus_input(self) -> None:
         """Focus the question input (once it is mounted)."""
@@ -190,6 +196,8 @@ class ChatPane(DeferredPane):
         self.conversation_id = None
         self.set_horizon(horizon_label, horizon_page)
         self._reset_log()
+        if book_id is not None and self.filled:
+            self._load_latest(book_id)
         if book_id is not None and self._warmed:  # else when the chat is first focused (start-up
             self._warm_shield(book_id)  # paints the page first: indexing a long book takes a second)
 
@@ -291,7 +299,18 @@ class ChatPane(DeferredPane):
 
     @work(thread=True, exclusive=True, group="chat-history", exit_on_error=False)
     def _load_conversations(self, book_id: str) -> None:
-        self.post_message(self.ConversationsLoaded(list(self._chat().conversations(book_id))))
+        self.post_message(self.ConversationsLoaded(self.services.conversations.list_for_book(book_id)))
+
+    @work(thread=True, exclusive=True, group="chat-history", exit_on_error=False)
+    def _load_latest(self, book_id: str) -> None:
+        """Show the book's last conversation, to continue it (read after the first paint)."""
+        first_paint = getattr(self.app, "first_paint", None)
+        if first_paint is not None:
+            first_paint.wait(5)
+        store = self.services.conversations
+        latest = store.latest(book_id)
+        if latest is not None and latest.message_count:
+            self.post_message(self.MessagesLoaded(latest.id, store.messages(latest.id), latest=book_id))
 
     @on(ConversationsLoaded)
     def _conversations_loaded(self, event: ConversationsLoaded) -> None:
@@ -312,18 +331,25 @@ class ChatPane(DeferredPane):
 
     @work(thread=True, exclusive=True, group="chat-history", exit_on_error=False)
     def _load_messages(self, conversation_id: int) -> None:
-        messages = list(self._chat().messages(conversation_id))
+        messages = self.services.conversations.messages(conversation_id)
         self.post_message(self.MessagesLoaded(conversation_id, messages))
 
     @on(MessagesLoaded)
     async def _messages_loaded(self, event: MessagesLoaded) -> None:
         from reader.tui.widgets.answer_item import AnswerItem
-        from reader.tui.widgets.chat_items import NoticeItem, QuestionItem, ToolCallItem
+        from reader.tui.widgets.chat_items import CodeItem, NoticeItem, QuestionItem, ToolCallItem
 
+        if event.latest is not None and (
+            event.latest != self.book_id or self.running is not None or self.conversation_id is not None
+        ):
+            return  # another book opened, or the reader asked before it was read: theirs stays
         self.conversation_id = event.conversation_id
         await self.chat_log.remove_children()
         self._noticed.clear()
         items: list[Any] = []
+        if hint := offline_hint(self.services):
+            items += [NoticeItem(hint), CodeItem(CONFIG_EXAMPLE)]
+            self._noticed.add(NO_MODEL)
         for index, message in enumerate(event.messages):
             if message.role == "user":
                 items.append(QuestionItem(message.content))
@@ -345,7 +371,9 @@ class ChatPane(DeferredPane):
                         message.tool_call_id or "", f"{message.name or 'tool'} result", {}, message.content
                     )
                 )
-        await self.chat_log.mount_all(items or [NoticeItem("This conversation is empty.")])
+        if not any(isinstance(item, QuestionItem) for item in items):
+            items.append(NoticeItem("This conversation is empty."))
+        await self.chat_log.mount_all(items)
         self.chat_log.scroll_end(animate=False)
 
     # --- asking ----------------------------------------------------------------------------------
