@@ -17,7 +17,7 @@ from reader.app.chat.tool_use_strategy import ToolUseRetrievalStrategy
 from reader.app.chat.tools import BookTools
 from reader.app.chat.turn import ChatStrategy, TurnContext
 from reader.app.shield.cache import ShieldIndexes, ShieldSource
-from reader.app.shield.spoiler_shield import StreamShield, describe, verdict
+from reader.app.shield.spoiler_shield import ShieldVerdict, StreamShield, describe, verdict
 from reader.domain.chat import (
     AnswerEvent,
     ChatEvent,
@@ -58,6 +58,11 @@ class ChatSettings:
     config_path: str = "the config file"
     pdf_input: str = "auto"
     """"auto" (ask the model adapter), "on" or "off": whether figure pages go to the model as PDFs."""
+
+
+def no_shield() -> None:
+    """The shield's source when there is nothing to check (offline answers quote the pages read)."""
+    return None
 
 
 def reads_pdf(model: ChatModel | None, setting: str) -> bool:
@@ -210,8 +215,9 @@ class ChatWithBookUseCase:
             notes=self.notes,
         )
 
-        source = self.shield_source(book)
-        shield = StreamShield(source, question, reveal=reveal)
+        # without a model the answers quote the pages read (see below): no shield to build
+        source = self.shield_source(book) if self.model is not None else None
+        shield = StreamShield(source or no_shield, question, reveal=reveal)
         shield_page = book.current_page
 
         def record(role: str, content: str, **fields: Any) -> int:
@@ -243,9 +249,11 @@ class ChatWithBookUseCase:
             for event in self.strategy.run(context):
                 if tools.current_page != shield_page:  # the reader said where they are: judge at that page
                     shield_page = tools.current_page
-                    shield.use(source.at(shield_page))
+                    shield.use(source.at(shield_page) if source is not None else None)
                 if isinstance(event, AnswerEvent):
-                    judged = shield.verdict(event.text)
+                    # an offline answer quotes the pages up to the reader's and the X-Ray up to there: it
+                    # cannot spoil, and need not wait for the book's index (1.7 s on War and Peace)
+                    judged = ShieldVerdict(event.text) if event.offline else shield.verdict(event.text)
                     message_id = record(
                         "assistant",
                         event.text,

@@ -203,8 +203,11 @@ class ChatPane(DeferredPane):
 
     @work(thread=True, group="chat-shield", exit_on_error=False)
     def _warm_shield(self, book_id: str) -> None:
-        """Index the book for the spoiler shield now, so the first answer does not wait for it."""
-        self._chat().warm_shield(book_id)
+        """Index the book for the spoiler shield now, so the first answer does not wait for it (only with
+        a model: offline answers quote the pages read and are not checked; the index of War and Peace
+        takes 1.7 s of the processor the first offline answer needs)."""
+        if self.services.config.chat.model:
+            self._chat().warm_shield(book_id)
 
     def set_horizon(self, label: str, page: int = 0) -> None:
         """Show the page the answers stop at; held-back answers it has reached are shown whole."""
