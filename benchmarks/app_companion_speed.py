@@ -140,7 +140,7 @@ async def in_app(runs: int, turns: int) -> dict[str, list[float]]:
         viewer = app.viewer
         for _ in range(turns):
             renders = viewer.renders
-            times["turn"].append(await painted.key("right", lambda: viewer.renders > renders))
+            times["turn"].append(await painted.key("right", lambda renders=renders: viewer.renders > renders))  # type: ignore[misc]
             await asyncio.sleep(0.005)
     return times
 
