@@ -123,24 +123,25 @@ async def in_app(runs: int, turns: int) -> dict[str, list[float]]:
         pane = app.query_one(ChatPane)
         await pilot.press("a")
         await settle(pilot, lambda: app.focused is not None and app.focused.id == "chat-input")
-        for question in QUESTIONS[:runs]:
-            asked = len(pane.query(QuestionItem))
-            app.query_one("#chat-input", Input).value = question
-            times["answer"].append(
-                await painted.key(
-                    "enter",
-                    lambda: (
-                        len(pane.query(QuestionItem)) > asked and "p. " in pane.query(Markdown).last().source
-                    ),
-                )
+
+        def answered(asked: int) -> Callable[[], bool]:
+            return lambda: (
+                len(pane.query(QuestionItem)) > asked and "p. " in pane.query(Markdown).last().source
             )
+
+        for question in QUESTIONS[:runs]:
+            app.query_one("#chat-input", Input).value = question
+            times["answer"].append(await painted.key("enter", answered(len(pane.query(QuestionItem)))))
             await settle(pilot, lambda: pane.running is None)
         await pilot.press("escape")
         await pilot.pause()
         viewer = app.viewer
+
+        def turned(renders: int) -> Callable[[], bool]:
+            return lambda: viewer.renders > renders
+
         for _ in range(turns):
-            renders = viewer.renders
-            times["turn"].append(await painted.key("right", lambda renders=renders: viewer.renders > renders))  # type: ignore[misc]
+            times["turn"].append(await painted.key("right", turned(viewer.renders)))
             await asyncio.sleep(0.005)
     return times
 
