@@ -138,3 +138,20 @@ async def test_the_config_block_wraps_inside_the_pane_and_copies_whole(size: tup
         code.focus()
         await pilot.press("c")
         assert app.clipboard == CONFIG_EXAMPLE
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_notices_do_not_cover_the_ask_box(size: tuple[int, int]) -> None:
+    from textual.widgets._toast import Toast
+
+    services, _ = sample_services(6)
+    async with ReaderApp(services).run_test(size=size, notifications=True) as pilot:
+        app = pilot.app
+        await pilot.press("a")
+        await wait_until(pilot, lambda: app.focused is not None and app.focused.id == "chat-input")
+        app.notify("A notice of some length that takes two lines or so in the toast", timeout=5)
+        await wait_until(pilot, lambda: bool(app.screen.query(Toast)))
+        await pilot.pause()
+        ask = app.query_one("#chat-input").region
+        for toast in app.screen.query(Toast):
+            assert not toast.region.overlaps(ask), (toast.region, ask)

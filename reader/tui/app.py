@@ -290,7 +290,8 @@ class ReaderApp(App[None]):
 
     @on(LibraryPane.ImportFinished)
     def _import_finished(self, event: LibraryPane.ImportFinished) -> None:
-        self.notify(event.summary, timeout=4)
+        if event.summary:
+            self.notify(event.summary, timeout=4)
         self.library.reload()
 
     @on(LibraryPane.BookRemoved)
