@@ -304,7 +304,7 @@ class ChatPane(DeferredPane):
     def _load_conversations(self, book_id: str) -> None:
         self.post_message(self.ConversationsLoaded(self.services.conversations.list_for_book(book_id)))
 
-    @work(thread=True, exclusive=True, group="chat-history", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="chat-latest", exit_on_error=False)
     def _load_latest(self, book_id: str) -> None:
         """Show the book's last conversation, to continue it (read after the first paint)."""
         first_paint = getattr(self.app, "first_paint", None)
