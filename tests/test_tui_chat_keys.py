@@ -155,3 +155,25 @@ async def test_notices_do_not_cover_the_ask_box(size: tuple[int, int]) -> None:
         ask = app.query_one("#chat-input").region
         for toast in app.screen.query(Toast):
             assert not toast.region.overlaps(ask), (toast.region, ask)
+
+
+async def test_while_an_answer_comes_the_footer_says_esc_cancels_it(scripted_server) -> None:  # noqa: ANN001
+    import threading
+
+    from tests.support import scripted_server as scripted
+    from tests.test_tui_chat import ask, held, model_services
+
+    release = threading.Event()
+    scripted_server.script_chat(held(scripted.text("The keeper lit it [p. 2]."), release))
+    services, _ = model_services(scripted_server.base_url)
+    async with ReaderApp(services).run_test(size=(120, 40)) as pilot:
+        app = pilot.app
+        pane = app.query_one(ChatPane)
+        await ask(pilot, "who lit the lamp")
+        await wait_until(pilot, lambda: pane.running is not None)
+        await pilot.pause()
+        assert "Cancel answer" in hints(app) and "Leave the ask box" not in hints(app)
+        release.set()
+        await wait_until(pilot, lambda: pane.running is None)
+        await pilot.pause()
+        assert "Leave the ask box" in hints(app) and "Cancel answer" not in hints(app)

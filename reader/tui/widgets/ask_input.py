@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
@@ -17,10 +16,14 @@ class AskInput(Input):
         Binding("up,pageup", "read_log", "Read the chat", id="ask.read"),
     ]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While an answer comes, Esc cancels it (the pane's binding, then hinted instead)."""
+        if action == "leave":
+            return getattr(self.parent, "running", None) is None
+        return True
+
     async def action_leave(self) -> None:
-        """Back to the page (while an answer runs, Esc cancels it instead: the pane's binding)."""
-        if getattr(self.parent, "running", None) is not None:
-            raise SkipAction()
+        """Back to the page."""
         await self.run_action("app.leave")
 
     def action_read_log(self) -> None:
