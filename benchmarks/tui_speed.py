@@ -241,7 +241,8 @@ def rows_painted(screen) -> bool:  # noqa: ANN001 - a MarksScreen
     from reader.tui.widgets.mark_list import MarkList
 
     marks = screen.query_one(MarkList)
-    top, height = marks.scroll_offset.y, marks.scrollable_content_region.height
+    rows = marks.row_height  # lines a row takes (a highlight's quote, then its note)
+    top, height = marks.scroll_offset.y // rows, -(-marks.scrollable_content_region.height // rows)
     shown = screen.items[top : top + height]
     return bool(shown) and all(item is not None for item in shown)
 
@@ -303,11 +304,12 @@ async def hold_key(app, pilot, result: dict) -> None:  # noqa: ANN001
 
 
 def reset_position(db_path: Path) -> None:
-    """Put every book back on page 1 so each run turns the same pages."""
+    """Put every book back on page 1 (and forget the pages last viewed) so each run turns the same pages."""
     import sqlean
 
     conn = sqlean.connect(str(db_path))
     conn.execute("UPDATE books SET current_page = 1")
+    conn.execute("DELETE FROM settings WHERE key LIKE 'viewed_page:%'")
     conn.commit()
     conn.close()
 

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from reader.adapters.llm.litellm_chat import LitellmChatModel
     from reader.adapters.sqlite.backup import BackupResult
     from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
+    from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
     from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
     from reader.adapters.sqlite.library_check import CheckReport
     from reader.adapters.sqlite.page_image_repository import SqlitePageImageRepository
@@ -317,9 +318,15 @@ class Services:
         return self._shields
 
     @per_thread
+    def conversations(self) -> SqliteConversationRepository:
+        """The stored conversations (listing and showing them needs no chat model)."""
+        from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
+
+        return SqliteConversationRepository(self.db.conn)
+
+    @per_thread
     def chat(self) -> ChatWithBookUseCase:
         """The chat about a book; loads litellm (seconds) only when a model is configured."""
-        from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
         from reader.app.chat.chat_with_book import ChatSettings, ChatWithBookUseCase
         from reader.app.chat.knowledge_tools import BookKnowledge
 
@@ -335,7 +342,7 @@ class Services:
         return ChatWithBookUseCase(
             self.books,
             self.chunks,
-            SqliteConversationRepository(self.db.conn),
+            self.conversations,
             self.search,
             model,
             settings,

@@ -120,8 +120,9 @@ def test_without_a_model_the_chat_shows_xray_entries_and_recaps() -> None:
     services, book = chat_services(None, page=10)
     answer = final(ask(services.chat, book, "Who is Thorne?"))
     assert isinstance(answer, AnswerEvent) and answer.offline
-    assert answer.text.startswith("**Gideon Thorne (person)")
-    assert "First appears on p. 3" in answer.text and "The passages up to p. 10" in answer.text
+    blocks = answer.text.split("\n\n")  # what the X-Ray knows, then the passages, each a block
+    assert blocks[0] == "**What the X-Ray knows**" and blocks[1].startswith("**Gideon Thorne** (person)")
+    assert "First appears on p. 3" in blocks[2] and "**Passages up to p. 10 that best match your question**" in blocks
     assert all(c.page <= 10 for c in answer.citations)
     recap = final(ask(services.chat, book, "Can you recap the story so far?"))
     assert isinstance(recap, AnswerEvent) and recap.text.startswith("The story so far, up to p. 10")

@@ -421,7 +421,7 @@ def test_info_lists_figure_pages_and_enrichment(
     configure(isolated_env, scripted_server)
     run(capsys, "import", str(figure_pdf))
     code, out, _ = run(capsys, "info", "Figures")
-    assert code == 0 and "figures   3 pages (2, 4, 6)" in out and "enriched" not in out
+    assert code == 0 and "figures   3 pages: pp. 2, 4, 6" in out and "enriched" not in out
     scripted_server.script_chat(scripted.text(page_json("1")), scripted.text("{"))
     run(capsys, "enrich", "Figures", "--pages", "1-2")
     code, out, _ = run(capsys, "info", "Figures", "--json")

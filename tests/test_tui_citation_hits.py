@@ -92,3 +92,34 @@ async def test_a_citation_with_no_words_on_its_page_just_opens_it(scripted_serve
         await pilot.click(next(b for b in pane.query(Button) if "citation" in b.classes))
         await wait_until(pilot, lambda: app.session.number == 5)
         assert app.viewer.hits is None and hits(app) == []
+
+
+async def test_offline_passages_open_with_their_answering_words_highlighted_from_enter_and_click() -> None:
+    from tests.tui_helpers import sample_services
+
+    services, _ = sample_services(12)
+    async with ReaderApp(services).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        pane = app.query_one(ChatPane)
+        await answered(pilot, pane, "what did Imogen find in the keeper's ledger")
+        buttons = [b for b in pane.query(Button) if "citation" in b.classes]
+        assert len(buttons) >= 2
+        buttons[0].focus()
+        await pilot.press("enter")  # from the keyboard
+        first = int(buttons[0].name or 0)
+        await wait_until(pilot, lambda: app.session.number == first and app.viewer.hits is not None)
+        await pilot.pause()
+        viewer = app.viewer
+        assert app.focused is viewer and viewer.hits is not None and viewer.hits.spans and hits(app)
+        if len(viewer.hits.spans) > 1:
+            await pilot.press("n")
+            assert viewer.hits.index == 1
+            await pilot.press("N")
+            assert viewer.hits.index == 0
+        await pilot.press("a", "up")  # back to the conversation, then a click on another citation
+        await pilot.click(buttons[1])
+        second = int(buttons[1].name or 0)
+        await wait_until(pilot, lambda: app.session.number == second and app.focused is viewer)
+        await pilot.pause()
+        assert viewer.hits is not None and viewer.hits.spans and hits(app)
+        assert app.session.horizon == 12

@@ -54,7 +54,7 @@ async def test_the_list_opens_at_the_page_on_screen_and_fills_from_a_worker() ->
         assert marks.count == 240 and None not in screen.items
         assert marks.cursor == 6 * 30 - 1  # the last note at or before the page on screen
         top = marks.scroll_offset.y
-        assert top <= marks.cursor < top + marks.scrollable_content_region.height
+        assert top <= marks.cursor * marks.row_height < top + marks.scrollable_content_region.height
         assert marks.row(marks.cursor).plain.startswith(f"p. {app.session.label(6)}")
         await pilot.press("down", "enter")
         await pilot.pause()

@@ -254,7 +254,8 @@ def print_book_details(book: Book, services: Services) -> None:
     figures = [p.label for p in pages if p.has_figures]
     if figures and not pictures:
         shown = ", ".join(figures[:8]) + (", ..." if len(figures) > 8 else "")
-        print(f"  figures   {len(figures)} pages ({shown})")
+        count = f"{len(figures)} page{'s' if len(figures) != 1 else ''}"
+        print(f"  figures   {count}: {'pp.' if len(figures) > 1 else 'p.'} {shown}")
     status = services.enrichments.status(book.id)
     if status.done or status.failed:
         failed = f", {status.failed} failed" if status.failed else ""

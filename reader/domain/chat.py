@@ -104,6 +104,8 @@ class NoticeEvent:
     """Something the reader should know that is not an error (a warning, a degraded mode)."""
 
     message: str
+    topic: str = ""
+    """What it is about ("no-model"), so a conversation can say it once; "" for one-off notices."""
 
 
 @dataclass(frozen=True)

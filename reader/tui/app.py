@@ -158,6 +158,7 @@ class ReaderApp(App[None]):
     def on_unmount(self) -> None:
         thaw_heap()  # on_mount froze what start-up made (reader.startup)
         self.saved_css.save()  # the dialogs' CSS, if one was opened for the first time
+        self.reading.save_viewed()
         self.writes.close()
 
     @on(WorkerFailed)
@@ -242,6 +243,7 @@ class ReaderApp(App[None]):
 
     @on(PageViewer.PageShown)
     def _page_shown(self, event: PageViewer.PageShown) -> None:
+        self.reading.page_viewed(event.book_id, event.number)
         if event.horizon_moved:
             self.reading.horizon_moved(event.book_id, event.horizon)
 
@@ -288,7 +290,8 @@ class ReaderApp(App[None]):
 
     @on(LibraryPane.ImportFinished)
     def _import_finished(self, event: LibraryPane.ImportFinished) -> None:
-        self.notify(event.summary, timeout=4)
+        if event.summary:
+            self.notify(event.summary, timeout=4)
         self.library.reload()
 
     @on(LibraryPane.BookRemoved)
@@ -358,6 +361,10 @@ class ReaderApp(App[None]):
     def action_toggle_chat(self) -> None:
         """Show or hide the chat."""
         self.panes.toggle("chat")
+
+    def action_wide_chat(self) -> None:
+        """Give the chat the whole screen, or give the page back."""
+        self.panes.toggle_wide_chat()
 
     def action_filter_library(self) -> None:
         """Type to filter the library."""

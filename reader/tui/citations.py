@@ -39,11 +39,32 @@ def label_from_href(href: str) -> str | None:
     return unquote(href[len(SCHEME) :]) if href.startswith(SCHEME) else None
 
 
+_BOLD = re.compile(r"\*\*(.+?)\*\*", re.DOTALL)
+
+
+def _cites(text: str, label: str) -> bool:
+    return any(first_label(match.group(2)) == label for match in CITATION.finditer(text))
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(CITATION.sub(" ", text))
+
+
 def cited_words(markdown: str, label: str) -> str:
-    """The words of the answer's sentences that cite page `label` (citations and Markdown marks left out)."""
-    cited = [
-        sentence
-        for sentence in split_sentences(markdown)
-        if any(first_label(match.group(2)) == label for match in CITATION.finditer(sentence))
-    ]
-    return " ".join(_WORD.findall(" ".join(CITATION.sub(" ", sentence) for sentence in cited)))
+    """The words citing page `label` (citations and Markdown marks left out): of a quoted passage citing
+    it, its bold part (the sentences that answer) or else all of it; elsewhere, of the sentences citing it,
+    or the sentence before when a citation stands alone after it."""
+    words: list[str] = []
+    for block in re.split(r"\n\s*\n", markdown):
+        if not _cites(block, label):
+            continue
+        if block.lstrip().startswith(">"):
+            bold = _BOLD.findall(block)
+            words += _words(" ".join(bold) if bold else block)
+            continue
+        sentences = split_sentences(block)
+        for index, sentence in enumerate(sentences):
+            if _cites(sentence, label):
+                said = _words(sentence)
+                words += said if said or index == 0 else _words(sentences[index - 1])
+    return " ".join(words)

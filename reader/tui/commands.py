@@ -36,6 +36,7 @@ class CommandTarget(Protocol):
     def action_remove_book(self) -> None: ...
     def action_toggle_library(self) -> None: ...
     def action_toggle_chat(self) -> None: ...
+    def action_wide_chat(self) -> None: ...
     def action_help(self) -> None: ...
 
 
@@ -53,10 +54,11 @@ def reader_commands(app: CommandTarget) -> Iterator[SystemCommand]:
     )
     yield SystemCommand(
         "X-Ray: refine with the model",
-        "Ask the [chat] model, chapter by chapter up to your page, to group and type the names",
+        "Ask the chat model, chapter by chapter up to your page, to group and type the names",
         app.action_refine_xray,
     )
     yield SystemCommand("Story so far", "A recap of the book up to your reading position", app.action_recap)
+    yield SystemCommand("Wide chat", "Give the chat the whole screen, or the page back (w in the chat)", app.action_wide_chat)
     yield SystemCommand(
         "Bookmark this page", "Add or remove the page's bookmark (m)", app.viewer.action_toggle_bookmark
     )

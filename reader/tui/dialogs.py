@@ -14,7 +14,9 @@ from reader.tui.panes.library_pane import LibraryPane
 from reader.tui.panes.page_viewer import PageViewer
 from reader.tui.reading_control import ReadingControl
 from reader.tui.reading_session import ReadingSession
+from reader.tui.widgets.ask_input import AskInput
 from reader.tui.widgets.book_list import BookList
+from reader.tui.widgets.chat_log import ChatLog
 
 if TYPE_CHECKING:
     from reader.domain.knowledge import ConceptDetail, ConceptEntry, Recap
@@ -136,7 +138,8 @@ class Dialogs:
             ("Bookmarks, highlights and search hits", PageViewer.MARK_BINDINGS),
             ("Visual mode (after v)", PageViewer.VISUAL_BINDINGS),
             ("Library", [*LibraryPane.BINDINGS, *BookList.BINDINGS]),
-            ("Chat", ChatPane.BINDINGS),
+            ("Chat (the ask box, then the conversation: ↑ from the ask box)", [*AskInput.BINDINGS, *ChatPane.BINDINGS]),
+            ("The conversation", ChatLog.BINDINGS),
             ("X-Ray", xray_bindings()),
         ]
         self.app.push_screen(HelpScreen(sections))

@@ -32,8 +32,14 @@ def book_kind(book_format: str) -> str:
     return f"{article} {name} book"
 
 
-def not_a_pdf(book: Book) -> str:
-    """Why a book that is not a PDF has no page to open."""
+def not_a_pdf(book: Book, figure_label: str | None = None) -> str:
+    """Why a book that is not a PDF has no page to open (on a page of figures: where its picture is)."""
+    if figure_label is not None:
+        name = FORMAT_NAMES.get(book.format, book.format.upper())
+        return (
+            f"The picture on p. {figure_label} is inside the {name} file; o opens pages of PDF books only "
+            "(in the PDF viewer)."
+        )
     return f"{book.title} is {book_kind(book.format)}: only PDF books have pages to open in a PDF viewer."
 
 

@@ -74,6 +74,23 @@ def first_line_selection(lines: PageLines, top: int) -> Selection | None:
     return Selection(lines.starts[first], lines.ends[first])
 
 
+def line_selection(lines: PageLines, line: int) -> Selection | None:
+    """Wrapped `line` selected whole, or the next line of text after it (None on a page without text)."""
+    return first_line_selection(lines, max(0, line))
+
+
+def move_line(selection: Selection, lines: PageLines, step: int) -> Selection:
+    """The line of text `step` lines below (above, when negative) the selection's start, selected whole:
+    the starting line moved before the selection grows."""
+    here = lines.line_of(selection.start)
+    text_lines = lines.text_lines(0)
+    later = [n for n in text_lines if n > here] if step > 0 else [n for n in text_lines if n < here][::-1]
+    if not later:
+        return selection
+    line = later[min(abs(step), len(later)) - 1]
+    return Selection(lines.starts[line], lines.ends[line])
+
+
 def _words(text: str) -> list[tuple[int, int]]:
     return [match.span() for match in _WORD.finditer(text)]
 

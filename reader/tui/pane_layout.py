@@ -24,6 +24,8 @@ class PaneLayout:
         self.active_pane = "viewer"
         self.show_library = True
         self.show_chat = True
+        self.wide_chat = False
+        """Whether the chat has the screen (w in the chat; the page or Esc gives it back)."""
 
     @property
     def viewer(self) -> PageViewer:
@@ -44,8 +46,14 @@ class PaneLayout:
     def lay_out(self, width: int | None = None) -> None:
         """Show the panes that fit `width` (the app's width when None)."""
         narrow = (self.app.size.width if width is None else width) < NARROW_WIDTH
-        self.viewer.screen.set_class(narrow, "-narrow")  # the main screen, also under a dialog
-        if narrow:
+        screen = self.viewer.screen  # the main screen, also under a dialog
+        screen.set_class(narrow, "-narrow")
+        screen.set_class(self.wide_chat and not narrow, "-wide-chat")
+        if self.wide_chat and not narrow:
+            self.library.display = False
+            self.viewer.display = False
+            self.chat.display = True
+        elif narrow:
             self.library.display = self.active_pane == "library"
             self.viewer.display = self.active_pane == "viewer"
             self.chat.display = self.active_pane == "chat"
@@ -57,6 +65,8 @@ class PaneLayout:
     def focus_pane(self, pane: str) -> None:
         """Show (if hidden) and focus one pane: library, viewer or chat."""
         self.active_pane = pane if pane in PANES else "viewer"
+        if pane != "chat":
+            self.wide_chat = False
         if pane == "library":
             self.show_library = True
         elif pane == "chat":
@@ -79,8 +89,26 @@ class PaneLayout:
             self.show_library = visible
         else:
             self.show_chat = visible
+            self.wide_chat = self.wide_chat and visible
         self.lay_out()
         self.focus_pane(pane) if visible else self.viewer.focus()
+
+    def toggle_wide_chat(self) -> None:
+        """Give the chat the screen, or give the page back (when narrow the chat has it already)."""
+        if self.is_narrow():
+            self.focus_pane("chat")
+            self.app.notify("The chat has the whole screen; Esc goes back to the page.", timeout=3)
+            return
+        if self.wide_chat:
+            self.wide_chat = False
+            self.lay_out()
+            return
+        self.wide_chat = True
+        self.show_chat = True
+        self.active_pane = "chat"
+        self.lay_out()
+        if not self.chat.has_focus_within:
+            self.chat.focus_input()
 
     def filter_library(self) -> None:
         """Focus the library's filter."""

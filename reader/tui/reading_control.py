@@ -17,6 +17,10 @@ HORIZON_REDRAW_DELAY = 0.4
 """Seconds after the last page turn before the library and chat show the new reading position."""
 
 LAST_BOOK = "last_book"
+VIEWED_PAGE = "viewed_page:{book_id}"
+"""The setting holding the page of a book on screen when the reader left it (reopened there)."""
+VIEWED_SAVE_DELAY = 1.0
+"""Seconds after the last page shown before it is saved as the page to reopen at."""
 
 
 class ReadingControl:
@@ -30,6 +34,9 @@ class ReadingControl:
         self.sessions: dict[str, ReadingSession] = {}
         self.session: ReadingSession | None = None
         self._horizon_timer: Timer | None = None
+        self._viewed_timer: Timer | None = None
+        self._viewed: tuple[str, int] | None = None
+        """The page on screen not saved yet (book id, page)."""
 
     def last_book_id(self) -> str | None:
         """The book read last, else the library's first, else None."""
@@ -54,6 +61,7 @@ class ReadingControl:
             session = ReadingSession(
                 book, books.pages(book.id), books.chapters(book.id), self.services.pages.range_text
             )
+            session.number = session.clamp(min(self._saved_view(book.id) or session.horizon, session.horizon))
             self.sessions[book.id] = session
         self.session = session
         if remember:
@@ -69,6 +77,29 @@ class ReadingControl:
         self.panes.library.open_book = book.id
         self.app.sub_title = book.title
 
+    def _saved_view(self, book_id: str) -> int | None:
+        """The page on screen when the reader last left `book_id` (None: not saved)."""
+        saved = self.services.settings.get(VIEWED_PAGE.format(book_id=book_id))
+        return int(saved) if saved and saved.isdigit() else None
+
+    def page_viewed(self, book_id: str, page: int) -> None:
+        """Remember the page on screen, to reopen the book there (saved once page turns pause)."""
+        self._viewed = (book_id, page)
+        if self._viewed_timer is not None:
+            self._viewed_timer.stop()
+        self._viewed_timer = self.app.set_timer(VIEWED_SAVE_DELAY, self.save_viewed)
+
+    def save_viewed(self) -> None:
+        """Save the page on screen now (when page turns pause, and as the app closes)."""
+        if self._viewed_timer is not None:
+            self._viewed_timer.stop()
+            self._viewed_timer = None
+        if self._viewed is None:
+            return
+        (book_id, page), self._viewed = self._viewed, None
+        services = self.services
+        self.writes.write(lambda: services.settings.set(VIEWED_PAGE.format(book_id=book_id), str(page)))
+
     def book_reindexed(self, book_id: str) -> None:
         """Forget `book_id`'s session (its pages may have changed) and reopen it if it is open."""
         if book_id in self.sessions:
@@ -79,6 +110,7 @@ class ReadingControl:
     def book_removed(self, book_id: str) -> None:
         """Forget `book_id`; if it was open, open the next book."""
         self.sessions.pop(book_id, None)
+        self.services.settings.delete(VIEWED_PAGE.format(book_id=book_id))
         if self.session is not None and self.session.book.id == book_id:
             self.services.settings.delete(LAST_BOOK)
             self.open_book(self.last_book_id())

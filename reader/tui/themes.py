@@ -134,10 +134,47 @@ def load_themes(folders: Iterable[Path]) -> LoadedThemes:
     return LoadedThemes(list(by_name.values()), errors)
 
 
+READABLE_TEXT = ("citation",)
+"""Variables used as text on the page or the panes: derived ones are made readable (READABLE_CONTRAST)."""
+READABLE_CONTRAST = 4.5
+"""WCAG AA contrast for text against its background."""
+
+
+def contrast(one: Color, other: Color) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21)."""
+
+    def luminance(color: Color) -> float:
+        def channel(value: int) -> float:
+            c = value / 255
+            return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * channel(color.r) + 0.7152 * channel(color.g) + 0.0722 * channel(color.b)
+
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def readable_on(color: str, background: str) -> str:
+    """`color`, darkened on a light background or lightened on a dark one until it reads as text."""
+    try:
+        text, back = Color.parse(color), Color.parse(background)
+    except ColorParseError:
+        return color
+    step = 0.05
+    for _ in range(20):
+        if contrast(text, back) >= READABLE_CONTRAST:
+            break
+        text = text.darken(step) if back.brightness > 0.5 else text.lighten(step)
+    return text.hex
+
+
 def derived_variables(variables: dict[str, str]) -> dict[str, str]:
-    """Fill reader's own variables a theme left out from the theme's Textual colours."""
+    """Fill reader's own variables a theme left out from the theme's Textual colours (text ones readable
+    on the theme's background: Textual's light theme has a pale orange accent)."""
     filled = dict(variables)
     for name, source in APP_VARIABLES.items():
         if name not in filled and source in filled:
             filled[name] = filled[source]
+            if name in READABLE_TEXT and "background" in filled:
+                filled[name] = readable_on(filled[name], filled["background"])
     return filled

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +17,7 @@ from reader.app.chat.tool_use_strategy import ToolUseRetrievalStrategy
 from reader.app.chat.tools import BookTools
 from reader.app.chat.turn import ChatStrategy, TurnContext
 from reader.app.shield.cache import ShieldIndexes, ShieldSource
-from reader.app.shield.spoiler_shield import StreamShield, describe, verdict
+from reader.app.shield.spoiler_shield import ShieldVerdict, StreamShield, describe, verdict
 from reader.domain.chat import (
     AnswerEvent,
     ChatEvent,
@@ -60,6 +60,11 @@ class ChatSettings:
     """"auto" (ask the model adapter), "on" or "off": whether figure pages go to the model as PDFs."""
 
 
+def no_shield() -> None:
+    """The shield's source when there is nothing to check (offline answers quote the pages read)."""
+    return None
+
+
 def reads_pdf(model: ChatModel | None, setting: str) -> bool:
     """Whether the model gets figure pages as PDF files: "on", or "auto" when the model says it reads them."""
     if model is None or setting == "off":
@@ -76,9 +81,18 @@ def choose_strategy(model: ChatModel | None, settings: ChatSettings) -> ChatStra
     return AlwaysRetrieveStrategy()
 
 
-def conversation_title(question: str) -> str:
+def conversation_title(question: str, taken: Iterable[str] = ()) -> str:
+    """The question on one line, shortened, and numbered when another conversation of the book already has
+    that title ("Who is Wickham? (2)"), so the list of conversations tells them apart."""
     text = " ".join(question.split())
-    return text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1].rstrip() + "…"
+    title = text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1].rstrip() + "…"
+    used = set(taken)
+    number = 2
+    distinct = title
+    while distinct in used:
+        distinct = f"{title} ({number})"
+        number += 1
+    return distinct
 
 
 class ChatWithBookUseCase:
@@ -174,12 +188,14 @@ class ChatWithBookUseCase:
             yield ErrorEvent("Type a question first.", conversation_id)
             return
         conversation = self.store.get(conversation_id) if conversation_id is not None else None
+        titled = conversation is not None and conversation.book_id == book_id and conversation.title
+        taken = [] if titled else [c.title for c in self.store.list_for_book(book_id)]
         if conversation is None or conversation.book_id != book_id:
-            conversation_id = self.store.create(book_id, conversation_title(question))
+            conversation_id = self.store.create(book_id, conversation_title(question, taken))
         else:
             conversation_id = conversation.id
             if not conversation.title:
-                self.store.set_title(conversation_id, conversation_title(question))
+                self.store.set_title(conversation_id, conversation_title(question, taken))
         stored = self.store.messages(conversation_id)
         self.store.add_message(conversation_id, "user", question, horizon=book.current_page)
 
@@ -199,8 +215,9 @@ class ChatWithBookUseCase:
             notes=self.notes,
         )
 
-        source = self.shield_source(book)
-        shield = StreamShield(source, question, reveal=reveal)
+        # without a model the answers quote the pages read (see below): no shield to build
+        source = self.shield_source(book) if self.model is not None else None
+        shield = StreamShield(source or no_shield, question, reveal=reveal)
         shield_page = book.current_page
 
         def record(role: str, content: str, **fields: Any) -> int:
@@ -232,9 +249,11 @@ class ChatWithBookUseCase:
             for event in self.strategy.run(context):
                 if tools.current_page != shield_page:  # the reader said where they are: judge at that page
                     shield_page = tools.current_page
-                    shield.use(source.at(shield_page))
+                    shield.use(source.at(shield_page) if source is not None else None)
                 if isinstance(event, AnswerEvent):
-                    judged = shield.verdict(event.text)
+                    # an offline answer quotes the pages up to the reader's and the X-Ray up to there: it
+                    # cannot spoil, and need not wait for the book's index (1.7 s on War and Peace)
+                    judged = ShieldVerdict(event.text) if event.offline else shield.verdict(event.text)
                     message_id = record(
                         "assistant",
                         event.text,

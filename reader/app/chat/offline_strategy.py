@@ -16,6 +16,10 @@ CONCEPTS = 2
 RECAP_QUESTION = re.compile(
     r"\b(story so far|recap|summar(y|ise|ize)|what (has )?happened so far|catch me up)\b", re.IGNORECASE
 )
+XRAY_HEADING = "**What the X-Ray knows**"
+PASSAGES_HEADING = "**Passages up to p. {label} that best match your question**"
+NO_MODEL = "no-model"
+"""The topic of the notice that no model is configured (a conversation shows it once)."""
 PASSAGE_CHARS = 600
 CONTEXT_CHARS = 160
 """Passage text kept on each side of the sentences that answer."""
@@ -54,7 +58,7 @@ class OfflinePassagesStrategy:
         self.hint = hint
 
     def run(self, context: TurnContext) -> Generator[ChatEvent, None, None]:
-        yield NoticeEvent(self.hint)
+        yield NoticeEvent(self.hint, topic=NO_MODEL)
         label = context.label
         if RECAP_QUESTION.search(context.question) and context.tools.knowledge is not None:
             recap = context.tools.story_so_far({})
@@ -69,17 +73,16 @@ class OfflinePassagesStrategy:
                 offline=True,
             )
             return
-        parts = [*known]
+        blocks = [XRAY_HEADING, *known] if known else []
         if hits:
-            passages = "\n\n".join(
-                f"> {answer_excerpt(hit.content, hit.answer_spans)} [{hit.page_citation}]" for hit in hits
-            )
-            parts.append(f"The passages up to p. {label} that best match your question:\n\n{passages}")
-        yield AnswerEvent("\n\n".join(parts), offline=True)
+            blocks.append(PASSAGES_HEADING.format(label=label))
+            blocks += [f"> {answer_excerpt(hit.content, hit.answer_spans)} [{hit.page_citation}]" for hit in hits]
+        yield AnswerEvent("\n\n".join(blocks), offline=True)
 
     @staticmethod
     def _concepts(context: TurnContext) -> list[str]:
-        """The X-Ray entries of the people, places and terms the question names (met so far)."""
+        """The X-Ray entries of the people, places and terms the question names (met so far), each as
+        blocks: the name (bold) and what kind, then one paragraph a fact."""
         knowledge = context.tools.knowledge
         if knowledge is None:
             return []
@@ -87,6 +90,7 @@ class OfflinePassagesStrategy:
         found = []
         for entry in concept_hits(context.question, entries)[:CONCEPTS]:
             text = context.tools.lookup_concept({"name": entry.name}).formatted_text
-            head, _, rest = text.partition("\n")
-            found.append(f"**{head}**\n{rest.split(chr(10) + 'Passages:')[0]}")
+            head, *facts = text.split("\nPassages:")[0].splitlines()
+            name, paren, rest = head.partition(" (")
+            found.append("\n\n".join([f"**{name}**{paren}{rest}", *(fact for fact in facts if fact.strip())]))
         return found

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 from textual import on, work
 from textual.actions import SkipAction
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.events import DescendantFocus, Resize
 from textual.message import Message
 from textual.widget import Widget
@@ -20,10 +19,16 @@ from textual.worker import Worker, WorkerState
 from reader.services import Services
 from reader.tui.fit_text import first_that_fits
 from reader.tui.panes.deferred_pane import DeferredPane
+from reader.tui.widgets.ask_input import AskInput
+from reader.tui.widgets.chat_log import ChatLog
 
 if TYPE_CHECKING:  # the chat's records load with the first question or conversation (start-up paints first)
     from reader.domain.chat import ChatEvent, ChatMessage, Conversation
     from reader.tui.widgets.chat_items import TurnItem
+
+NO_MODEL = "no-model"
+"""The topic of the offline strategy's notice (reader.app.chat.offline_strategy.NO_MODEL): the pane says it,
+with the configuration to copy, as a conversation starts, and not again under every answer."""
 
 BORDER_LABEL_MARGIN = 4
 """Cells of a border the subtitle cannot use: the two corners and a space beside each."""
@@ -75,6 +80,7 @@ class ChatPane(DeferredPane):
         Binding("ctrl+n", "new_conversation", "New chat", id="chat.new"),
         Binding("ctrl+y", "conversations", "Earlier chats", id="chat.history"),
         Binding("ctrl+r", "reveal", "Reveal held-back answer", id="chat.reveal"),
+        Binding("w", "app.wide_chat", "Wide chat", id="chat.wide"),
     ]
 
     class EventArrived(Message):
@@ -108,12 +114,16 @@ class ChatPane(DeferredPane):
             self.conversations = conversations
 
     class MessagesLoaded(Message):
-        """The stored messages of a conversation to show."""
+        """The stored messages of a conversation to show (`latest`: the id of the book whose last
+        conversation it is, shown as the book opens unless the reader has started asking meanwhile)."""
 
-        def __init__(self, conversation_id: int, messages: list[ChatMessage]) -> None:
+        def __init__(
+            self, conversation_id: int, messages: list[ChatMessage], latest: str | None = None
+        ) -> None:
             super().__init__()
             self.conversation_id = conversation_id
             self.messages = messages
+            self.latest = latest
 
     def __init__(self, services: Services, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -129,10 +139,14 @@ class ChatPane(DeferredPane):
         """The reading position: held-back answers up to it are shown whole."""
         self._spoiler_page: int | None = None
         """The running turn's ShieldEvent: from which page its held-back part spoils nothing."""
+        self._noticed: set[str] = set()
+        """The topics of the notices this conversation has shown (each is said once)."""
+        self._parts = 0
+        """How many parts of the running turn's answer arrived (one or none: it is shown from its start)."""
 
     def contents(self) -> Iterable[Widget]:
-        yield VerticalScroll(id="chat-log")
-        yield Input(placeholder="Ask about the book…  (a)", id="chat-input")
+        yield ChatLog(id="chat-log")
+        yield AskInput(placeholder="Ask about the book…  (a)", id="chat-input")
 
     def on_mount(self) -> None:
         self.border_title = "Chat"
@@ -140,6 +154,8 @@ class ChatPane(DeferredPane):
     def on_filled(self) -> None:
         self.chat_log.anchor()
         self._reset_log()
+        if self.book_id is not None:
+            self._load_latest(self.book_id)
 
     def focus_input(self) -> None:
         """Focus the question input (once it is mounted)."""
@@ -161,8 +177,8 @@ class ChatPane(DeferredPane):
             pass
 
     @property
-    def chat_log(self) -> VerticalScroll:
-        return self.query_one("#chat-log", VerticalScroll)
+    def chat_log(self) -> ChatLog:
+        return self.query_one("#chat-log", ChatLog)
 
     def _chat(self) -> Any:
         """The chat use case (built on first use, in a worker thread: it loads litellm)."""
@@ -180,13 +196,18 @@ class ChatPane(DeferredPane):
         self.conversation_id = None
         self.set_horizon(horizon_label, horizon_page)
         self._reset_log()
+        if book_id is not None and self.filled:
+            self._load_latest(book_id)
         if book_id is not None and self._warmed:  # else when the chat is first focused (start-up
             self._warm_shield(book_id)  # paints the page first: indexing a long book takes a second)
 
     @work(thread=True, group="chat-shield", exit_on_error=False)
     def _warm_shield(self, book_id: str) -> None:
-        """Index the book for the spoiler shield now, so the first answer does not wait for it."""
-        self._chat().warm_shield(book_id)
+        """Index the book for the spoiler shield now, so the first answer does not wait for it (only with
+        a model: offline answers quote the pages read and are not checked; the index of War and Peace
+        takes 1.7 s of the processor the first offline answer needs)."""
+        if self.services.config.chat.model:
+            self._chat().warm_shield(book_id)
 
     def set_horizon(self, label: str, page: int = 0) -> None:
         """Show the page the answers stop at; held-back answers it has reached are shown whole."""
@@ -259,11 +280,13 @@ class ChatPane(DeferredPane):
         from reader.tui.widgets.chat_items import CodeItem, NoticeItem
 
         self.chat_log.remove_children()
+        self._noticed.clear()
         if self.book_id is None:
             self.chat_log.mount(NoticeItem("Open a book to ask about it."))
             return
         if hint := offline_hint(self.services):
             self.chat_log.mount(NoticeItem(hint), CodeItem(CONFIG_EXAMPLE))
+            self._noticed.add(NO_MODEL)
 
     def action_new_conversation(self) -> None:
         """Start a new conversation about this book."""
@@ -279,7 +302,18 @@ class ChatPane(DeferredPane):
 
     @work(thread=True, exclusive=True, group="chat-history", exit_on_error=False)
     def _load_conversations(self, book_id: str) -> None:
-        self.post_message(self.ConversationsLoaded(list(self._chat().conversations(book_id))))
+        self.post_message(self.ConversationsLoaded(self.services.conversations.list_for_book(book_id)))
+
+    @work(thread=True, exclusive=True, group="chat-latest", exit_on_error=False)
+    def _load_latest(self, book_id: str) -> None:
+        """Show the book's last conversation, to continue it (read after the first paint)."""
+        first_paint = getattr(self.app, "first_paint", None)
+        if first_paint is not None:
+            first_paint.wait(5)
+        store = self.services.conversations
+        latest = store.latest(book_id)
+        if latest is not None and latest.message_count:
+            self.post_message(self.MessagesLoaded(latest.id, store.messages(latest.id), latest=book_id))
 
     @on(ConversationsLoaded)
     def _conversations_loaded(self, event: ConversationsLoaded) -> None:
@@ -300,17 +334,25 @@ class ChatPane(DeferredPane):
 
     @work(thread=True, exclusive=True, group="chat-history", exit_on_error=False)
     def _load_messages(self, conversation_id: int) -> None:
-        messages = list(self._chat().messages(conversation_id))
+        messages = self.services.conversations.messages(conversation_id)
         self.post_message(self.MessagesLoaded(conversation_id, messages))
 
     @on(MessagesLoaded)
     async def _messages_loaded(self, event: MessagesLoaded) -> None:
         from reader.tui.widgets.answer_item import AnswerItem
-        from reader.tui.widgets.chat_items import NoticeItem, QuestionItem, ToolCallItem
+        from reader.tui.widgets.chat_items import CodeItem, NoticeItem, QuestionItem, ToolCallItem
 
+        if event.latest is not None and (
+            event.latest != self.book_id or self.running is not None or self.conversation_id is not None
+        ):
+            return  # another book opened, or the reader asked before it was read: theirs stays
         self.conversation_id = event.conversation_id
         await self.chat_log.remove_children()
+        self._noticed.clear()
         items: list[Any] = []
+        if hint := offline_hint(self.services):
+            items += [NoticeItem(hint), CodeItem(CONFIG_EXAMPLE)]
+            self._noticed.add(NO_MODEL)
         for index, message in enumerate(event.messages):
             if message.role == "user":
                 items.append(QuestionItem(message.content))
@@ -332,7 +374,9 @@ class ChatPane(DeferredPane):
                         message.tool_call_id or "", f"{message.name or 'tool'} result", {}, message.content
                     )
                 )
-        await self.chat_log.mount_all(items or [NoticeItem("This conversation is empty.")])
+        if not any(isinstance(item, QuestionItem) for item in items):
+            items.append(NoticeItem("This conversation is empty."))
+        await self.chat_log.mount_all(items)
         self.chat_log.scroll_end(animate=False)
 
     # --- asking ----------------------------------------------------------------------------------
@@ -360,6 +404,7 @@ class ChatPane(DeferredPane):
         self.turn += 1
         turn = TurnItem(question)
         self.running = turn
+        self._parts = 0
         self.refresh_bindings()
         self.chat_log.mount(turn)
         self.chat_log.anchor()
@@ -390,6 +435,7 @@ class ChatPane(DeferredPane):
         if not isinstance(event, events.NoticeEvent):
             turn.stop_thinking()
         if isinstance(event, events.TextDelta):
+            self._parts += 1
             await turn.answer.append(event.text)
         elif isinstance(event, events.ToolInvocationEvent):
             turn.add_before_answer(
@@ -400,7 +446,10 @@ class ChatPane(DeferredPane):
                 item.add_results(event.results)
             turn.answer.found(event.query, event.results)
         elif isinstance(event, events.NoticeEvent):
-            turn.add_before_answer(NoticeItem(event.message))
+            if event.topic not in self._noticed:
+                turn.add_before_answer(NoticeItem(event.message))
+            if event.topic:
+                self._noticed.add(event.topic)
         elif isinstance(event, events.ShieldEvent):
             self._spoiler_page = event.spoiler_page
         elif isinstance(event, events.AnswerEvent):
@@ -409,6 +458,8 @@ class ChatPane(DeferredPane):
             if event.held:
                 await turn.answer.hold(event.message_id, self._spoiler_page)
             self._spoiler_page = None
+            if self._parts <= 1:  # it arrived whole: show it from the question, not from its end
+                self.call_after_refresh(self.chat_log.scroll_to_start_of, turn)
         elif isinstance(event, events.ErrorEvent):
             self.conversation_id = event.conversation_id or self.conversation_id
             await turn.answer.abandon()

@@ -264,7 +264,8 @@ class LibraryPane(DeferredPane):
                 imported.append(book_id)
                 self._embed(book_id, f"{prefix}Embedding {path.name}")
         done = len(files) - failed
-        summary = f"Imported {done} of {len(files)} file{'s' * (len(files) != 1)}" + (
+        # one file: its own notice ("Imported Persuasion (250 pages).") says it all
+        summary = "" if len(files) == 1 else f"Imported {done} of {len(files)} files" + (
             f"; {failed} failed." if failed else "."
         )
         self.post_message(self.ImportFinished(summary, imported))

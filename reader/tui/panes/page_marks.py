@@ -224,12 +224,13 @@ class PageMarks(VisualMode, PageSearchHits):
                 undo=self._undo_in_list,
                 edit=self._edit_note,
                 current=current,
+                row_height=2,
             ),
             self._jump_if_chosen,
         )
 
     def note_prompt(self, line: AnnotationLine) -> Content:
-        """The list line of one highlight or note: page (or orphaned), quote, note."""
+        """The list lines of one highlight or note: page (or orphaned) and quote, then the note under it."""
         session = self.session
         assert session is not None
         where = (
@@ -242,9 +243,10 @@ class PageMarks(VisualMode, PageSearchHits):
             ("  ", ""),
             (f"“{quote_line(line.quote)}”", "italic"),
         ]
-        if line.note:
-            parts += [("  — ", "$text-muted"), quote_line(line.note)]
-        return Content.assemble(*parts)
+        quote = Content.assemble(*parts)
+        indent = " " * (len(where[0]) + 2)
+        note = Content.assemble(indent, ("✎ ", "$text-muted"), quote_line(line.note)) if line.note else Content("")
+        return Content("\n").join([quote, note])
 
     def _edit_note(self, line: AnnotationLine, done: Callable[[AnnotationLine], None]) -> None:
         from reader.tui.screens.text_screen import TextScreen  # lazy: not at start-up

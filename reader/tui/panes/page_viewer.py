@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.worker import Worker
 
 from reader.domain.errors import ReaderError
-from reader.domain.models import Book
+from reader.domain.models import FIGURE_IMPORTANCE, Book
 from reader.tui.open_page import not_a_pdf, open_page
 from reader.tui.panes.page_marks import PageMarks
 from reader.tui.reading_clock import PaceLoaded, ReadingClock
@@ -321,7 +321,9 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
             return
         book = session.book
         if book.format != "pdf":
-            self.notify(not_a_pdf(book), severity="warning", timeout=5)
+            figures = session.visual_importance(session.number) >= FIGURE_IMPORTANCE
+            figure = session.label(session.number) if figures else None
+            self.notify(not_a_pdf(book, figure), severity="warning", timeout=5)
             return
         self._open_page(book, session.number, session.label(session.number))
 

@@ -9,9 +9,10 @@ from textual.binding import Binding, BindingType
 
 from reader.tui.page_selection import (
     Selection,
-    first_line_selection,
     line_down,
+    line_selection,
     line_up,
+    move_line,
     word_back,
     word_forward,
 )
@@ -22,18 +23,23 @@ from reader.tui.widgets.page_text import PageText
 if TYPE_CHECKING:
     from reader.services import Services
 
-VISUAL_ACTIONS = frozenset(("extend", "swap_ends", "highlight", "note", "remove_highlights", "leave_visual"))
+VISUAL_ACTIONS = frozenset(
+    ("extend", "move_start", "swap_ends", "highlight", "note", "remove_highlights", "leave_visual")
+)
 """The actions that only work while a passage is selected."""
 
 
 class VisualMode(MarkWrites):
-    """`v` selects from the first line on screen; lines and words extend it; `y` highlights, `n` notes."""
+    """`v` selects a line: the current search hit's, else the line last clicked, else the first on screen;
+    J / K move that line, lines and words extend it; `y` highlights, `n` notes."""
 
     VISUAL_BINDINGS: ClassVar[list[BindingType]] = [  # left before right: the key hints keep "←→"
         Binding("j,down", "extend('line', 1)", "Extend a line", id="visual.down", show=False),
         Binding("k,up", "extend('line', -1)", "Back a line", id="visual.up", show=False),
         Binding("b,left,h", "extend('word', -1)", "Back a word", id="visual.word_back", show=False),
         Binding("w,right,l", "extend('word', 1)", "Extend a word", id="visual.word", show=False),
+        Binding("J,shift+down", "move_start(1)", "Start a line lower", id="visual.start_down", show=False),
+        Binding("K,shift+up", "move_start(-1)", "Start a line higher", id="visual.start_up", show=False),
         Binding("o", "swap_ends", "Move the other end", id="visual.swap", show=False),
         Binding("y,enter", "highlight", "Highlight", id="visual.highlight"),
         Binding("n", "note", "Note", id="visual.note"),
@@ -44,20 +50,39 @@ class VisualMode(MarkWrites):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._mouse_anchor: int | None = None
+        self.clicked: tuple[int, int] | None = None
+        """The page and character offset of the last click on the page: `v` starts on its line."""
 
     def action_visual(self) -> None:
-        """Select a passage, starting with the first line on screen."""
+        """Select a line to start a passage from: the current search hit's, else the line last clicked,
+        else the first line on screen."""
         if self.session is None:
             return
         lines = self._page_lines()
-        selection = first_line_selection(lines, self.page_text.scroll_offset.y)
+        top = self.page_text.scroll_offset.y
+        height = self.page_text.scrollable_content_region.height
+        hits = getattr(self, "hits", None)
+        if hits is not None and hits.spans:
+            line = lines.line_of(hits.spans[hits.index][0])
+        elif self.clicked is not None and self.clicked[0] == self.session.number:
+            clicked = lines.line_of(self.clicked[1])
+            line = clicked if top <= clicked < top + height else top
+        else:
+            line = top
+        selection = line_selection(lines, line)
         if selection is None:
             self.notify("This page has no text to select.", timeout=2)
             return
         self._select(selection)
         self.notify(
-            "j/k/w/b extend, o moves the other end, y highlights, n adds a note, Esc leaves.", timeout=4
+            "J/K move the line, j/k/w/b extend, o moves the other end, y highlights, n adds a note, Esc leaves.",
+            timeout=4,
         )
+
+    def action_move_start(self, step: int) -> None:
+        """Select the line `step` lines below (above) the selection's start instead (before growing it)."""
+        if self.selection is not None:
+            self._select(move_line(self.selection, self._page_lines(), step))
 
     def _select(self, selection: Selection | None) -> None:
         entering = (self.selection is None) != (selection is None)
@@ -147,6 +172,7 @@ class VisualMode(MarkWrites):
             return
         if event.phase == "down":
             self._mouse_anchor = event.offset
+            self.clicked = (self.session.number, event.offset) if event.offset >= 0 else None
             if self.selection is not None:
                 self._select(None)
             return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from textual.app import ComposeResult
@@ -9,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.binding import Binding as _Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.keys import key_to_character
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -24,17 +26,33 @@ KEY_NAMES = {
     "enter": "Enter",
     "backspace": "Backspace",
     "delete": "Del",
+    "up": "↑",
+    "down": "↓",
+    "left": "←",
+    "right": "→",
+    "home": "Home",
+    "end": "End",
+    "tab": "Tab",
 }
 
 
+def key_name(key: str) -> str:
+    """One key as the reader types it: `'` for apostrophe, `↓` for down, Ctrl+B, Shift+↑."""
+    modifier, plus, base = key.rpartition("+")
+    if plus:
+        shown = base.upper() if len(base) == 1 else key_name(base)
+        return f"{modifier.replace('ctrl', 'Ctrl').replace('shift', 'Shift')}+{shown}"
+    if re.fullmatch(r"f\d{1,2}", key):
+        return key.upper()
+    if key in KEY_NAMES:
+        return KEY_NAMES[key]
+    character = key_to_character(key)
+    return character if character is not None and character.isprintable() and character != " " else key
+
+
 def key_names(keys: str) -> str:
-    """Keys of a binding as the reader types them, e.g. "right, l"."""
-    names = []
-    for key in keys.split(","):
-        key = key.strip()
-        name = KEY_NAMES.get(key, key)
-        names.append(name.replace("ctrl+", "Ctrl+") if name.startswith("ctrl+") else name)
-    return ", ".join(names)
+    """Keys of a binding as the reader types them, e.g. "→, l"."""
+    return ", ".join(key_name(key.strip()) for key in keys.split(","))
 
 
 def help_rows(bindings: Iterable[BindingType]) -> list[tuple[str, str]]:

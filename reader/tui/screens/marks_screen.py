@@ -75,6 +75,7 @@ class MarksScreen(ModalScreen[int | None]):
         undo: Callable[[], bool],
         edit: Callable[[Any, Callable[[Any], None]], None] | None = None,
         current: int = 0,
+        row_height: int = 1,
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -90,6 +91,8 @@ class MarksScreen(ModalScreen[int | None]):
         self._undo = undo
         self._edit = edit
         self.current = current
+        self.row_height = row_height
+        """Lines a mark takes in the list (2 for a highlight: its quote, then its note)."""
         self.removed: list[tuple[int, Any]] = []
 
     def compose(self) -> ComposeResult:
@@ -99,7 +102,13 @@ class MarksScreen(ModalScreen[int | None]):
                 " · e edits" if self._edit else ""
             )
             yield Static("", id="marks-note", classes="dialog-text", markup=False)
-            yield MarkList(len(self.items), self._row, placeholder=self._placeholder(), id="marks-list")
+            yield MarkList(
+                len(self.items),
+                self._row,
+                placeholder=self._placeholder(),
+                row_height=self.row_height,
+                id="marks-list",
+            )
 
     def _row(self, index: int) -> Content:
         item = self.items[index]
@@ -181,6 +190,7 @@ class MarksScreen(ModalScreen[int | None]):
         index, item = self.removed.pop()
         self.items.insert(index, item)
         self._reload(index)
+        self.query_one("#marks-note", Static).update("Removed. Press u to undo." if self.removed else "")
 
     def action_edit(self) -> None:
         """Edit the mark under the cursor (a note's text, a bookmark's name)."""

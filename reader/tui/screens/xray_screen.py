@@ -53,7 +53,7 @@ class XRayScreen(ModalScreen[int | None]):
             "refine",
             "Refine with the model",
             id="xray.refine",
-            tooltip="Ask the [chat] model, chapter by chapter up to your page, to group and type names",
+            tooltip="Ask the chat model, chapter by chapter up to your page, to group and type names",
         ),
         Binding("j", "cursor('down')", "Down", show=False),
         Binding("k", "cursor('up')", "Up", show=False),

@@ -26,10 +26,11 @@ def progress_bar(current: int, total: int) -> str:
 
 
 def index_state(models: Sequence[str], busy: str | None) -> str:
-    """How a book can be searched: lexical only, semantic with a model, or being embedded."""
+    """How a book can be searched, when there is more to say than by its words (the default): by meaning
+    with an embedding model, or being embedded ("" otherwise)."""
     if busy:
         return busy
-    return f"semantic ({models[0]})" if models else "lexical"
+    return f"search by meaning ({models[0]})" if models else ""
 
 
 def enrich_state(status: EnrichmentStatus | None) -> str:
@@ -56,7 +57,7 @@ def book_prompt(
         "  ",
         (progress_bar(percent, 100), "$primary"),
         f" {percent}%",
-        (f" · {index_state(models, busy)}", "$text-muted"),
+        (f" · {state}" if (state := index_state(models, busy)) else "", "$text-muted"),
     )
     lines = [title, author, progress]
     if state := enrich_state(enrichment):

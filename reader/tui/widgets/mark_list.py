@@ -19,7 +19,8 @@ CURSOR_STYLE = "reverse"
 
 
 class MarkList(ScrollView, can_focus=True):
-    """One line per row from `prompt(index)`; a cursor row moved with the keys; Enter selects it."""
+    """`row_height` lines per row from `prompt(index)` (its lines, e.g. a quote and its note under it); a
+    cursor row moved with the keys; Enter selects it."""
 
     BINDINGS = [
         Binding("down,j", "move(1)", "Down", show=False),
@@ -41,18 +42,25 @@ class MarkList(ScrollView, can_focus=True):
             self.index = index
 
     def __init__(
-        self, count: int, prompt: Callable[[int], Content], *, placeholder: str = "", id: str | None = None
+        self,
+        count: int,
+        prompt: Callable[[int], Content],
+        *,
+        placeholder: str = "",
+        row_height: int = 1,
+        id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.count = count
+        self.row_height = max(1, row_height)
         self.prompt = prompt
         self.placeholder = placeholder
         """What the list says while it has no rows (reading them, or none to list)."""
-        self._cache: dict[int, Content] = {}
+        self._cache: dict[int, list[Content]] = {}
         self._follow_on_size = False
 
     def on_mount(self) -> None:
-        self.virtual_size = Size(0, self.count)
+        self.virtual_size = Size(0, self.count * self.row_height)
 
     def reset(self, count: int, cursor: int = 0, *, placeholder: str | None = None) -> None:
         """Show `count` rows again (after one was removed or put back), the cursor on row `cursor`."""
@@ -60,16 +68,20 @@ class MarkList(ScrollView, can_focus=True):
         if placeholder is not None:
             self.placeholder = placeholder
         self._cache.clear()
-        if self.virtual_size.height != count:
-            self.virtual_size = Size(0, count)
+        if self.virtual_size.height != count * self.row_height:
+            self.virtual_size = Size(0, count * self.row_height)
         self.cursor = max(0, min(cursor, count - 1))
         self._follow()
         self.refresh()
 
     def row(self, index: int) -> Content:
         """What row `index` shows (made when first asked for)."""
+        return Content("\n").join(self._row_lines(index))
+
+    def _row_lines(self, index: int) -> list[Content]:
         if index not in self._cache:
-            self._cache[index] = self.prompt(index)
+            lines = self.prompt(index).split("\n")
+            self._cache[index] = (lines + [Content("")] * self.row_height)[: self.row_height]
         return self._cache[index]
 
     def watch_cursor(self) -> None:
@@ -87,11 +99,11 @@ class MarkList(ScrollView, can_focus=True):
         self._follow_on_size = not height
         if not height:
             return
-        top = self.scroll_offset.y
-        if self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, immediate=True)
-        elif self.cursor >= top + height:
-            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+        top, first, last = self.scroll_offset.y, self.cursor * self.row_height, (self.cursor + 1) * self.row_height
+        if first < top:
+            self.scroll_to(y=first, animate=False, immediate=True)
+        elif last > top + height:
+            self.scroll_to(y=last - height, animate=False, immediate=True)
 
     def action_move(self, step: int) -> None:
         """Move the cursor `step` rows."""
@@ -101,7 +113,7 @@ class MarkList(ScrollView, can_focus=True):
 
     def action_page(self, direction: int) -> None:
         """Move the cursor a screen."""
-        self.action_move(direction * max(1, self.scrollable_content_region.height - 1))
+        self.action_move(direction * max(1, self.scrollable_content_region.height // self.row_height - 1))
 
     def action_select(self) -> None:
         """Choose the cursor's row."""
@@ -109,7 +121,7 @@ class MarkList(ScrollView, can_focus=True):
             self.post_message(self.Selected(self.cursor))
 
     def on_click(self, event: Click) -> None:
-        index = self.scroll_offset.y + event.y
+        index = (self.scroll_offset.y + event.y) // self.row_height
         if 0 <= index < self.count:
             self.cursor = index
             self.post_message(self.Selected(index))
@@ -117,13 +129,13 @@ class MarkList(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         style: Style = self.rich_style
-        index = self.scroll_offset.y + y
-        if not self.count and index == 0 and self.placeholder and width > 0:
+        index, line = divmod(self.scroll_offset.y + y, self.row_height)
+        if not self.count and index == 0 and line == 0 and self.placeholder and width > 0:
             content = Content.styled(self.placeholder, "$text-muted").truncate(width, ellipsis=True)
         elif not 0 <= index < self.count or width <= 0:
             return Strip.blank(width, style)
         else:
-            content = self.row(index).truncate(width, ellipsis=True)
+            content = self._row_lines(index)[line].truncate(width, ellipsis=True)
         if index == self.cursor:
             content = content.pad_right(width - content.cell_length).stylize_before(CURSOR_STYLE)
         strips = Visual.to_strips(self, content, width, 1, self.visual_style)
