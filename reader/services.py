@@ -20,6 +20,8 @@ from reader.locations import database_path
 
 if TYPE_CHECKING:
     from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
+    from reader.adapters.pdf_figures import PdfFigures
+    from reader.adapters.sqlite.image_repository import SqliteImageRepository
     from reader.adapters.llm.litellm_chat import LitellmChatModel
     from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
     from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
@@ -148,6 +150,20 @@ class Services:
         from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
 
         return PypdfPageFiles()
+
+    @per_thread
+    def images(self) -> SqliteImageRepository:
+        """The pictures stored with books (EPUB, FB2, HTML): by page, the cover, their bytes."""
+        from reader.adapters.sqlite.image_repository import SqliteImageRepository
+
+        return SqliteImageRepository(self.db.conn)
+
+    @per_thread
+    def pdf_figures(self) -> PdfFigures:
+        """A PDF book's figures and whole pages drawn from its file (pypdfium2 loads on first use)."""
+        from reader.adapters.pdf_figures import PdfFigures
+
+        return PdfFigures()
 
     @per_thread
     def pages(self) -> PageLookup:

@@ -16,12 +16,15 @@ from reader.domain.errors import ExtractionError
 EPUB_NS = "http://www.idpf.org/2007/ops"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 
-TEXT, BREAK, ANCHOR, PAGEBREAK, HEADING, IMAGE, HEADING_LEVEL = range(7)
+TEXT, BREAK, ANCHOR, PAGEBREAK, HEADING, IMAGE, HEADING_LEVEL, IMAGE_REF = range(8)
 Token = tuple[int, str]
 """(kind, value): TEXT raw text, BREAK a block boundary, ANCHOR an element id, PAGEBREAK a page label
 (its element's id follows as an ANCHOR), HEADING the text of an h1-h6 about to start (HEADING_LEVEL, its
 rank "1"-"6", comes just before it), IMAGE an img or svg with the share of a page it is estimated to
-fill (a decimal, e.g. "0.35")."""
+fill (a decimal, e.g. "0.35"), IMAGE_REF right after it the image's link and alt text joined by
+REF_SEPARATOR (an empty link for a drawing in SVG)."""
+REF_SEPARATOR = "\x1f"
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 
 SKIPPED = frozenset(
     "script style head title template noscript rt rp svg iframe object embed audio video canvas "
@@ -194,6 +197,23 @@ def image_area(element: Any) -> float:
     return UNKNOWN_IMAGE_AREA
 
 
+def image_ref(element: Any) -> str:
+    """An img's source and alt text, or the raster an svg wraps (`<svg><image href>`, as covers are
+    made) and its title, joined by REF_SEPARATOR."""
+    if local_name(element) == "img":
+        source = element.get("src") or element.get("data-src") or ""
+        alt = element.get("alt") or element.get("title") or ""
+    else:
+        source, alt = "", element.get("aria-label") or ""
+        for child in element.iterdescendants():
+            name = local_name(child)
+            if name == "image" and not source:
+                source = child.get(XLINK_HREF) or child.get("href") or child.get("xlink:href") or ""
+            elif name == "title" and not alt:
+                alt = element_text(child)
+    return f"{source.strip()}{REF_SEPARATOR}{' '.join(alt.split())}"
+
+
 def _element_id(element: Any) -> str | None:
     return (
         element.get("id")
@@ -246,9 +266,11 @@ def tokens(root: Any) -> list[Token]:
             elif name in SKIPPED:
                 if name == "svg":
                     out.append((IMAGE, str(image_area(element))))
+                    out.append((IMAGE_REF, image_ref(element)))
             else:
                 if name == "img":
                     out.append((IMAGE, str(image_area(element))))
+                    out.append((IMAGE_REF, image_ref(element)))
                 if name in BLOCKS or name == "br":
                     out.append((BREAK, ""))
                 if name in HEADINGS and (heading := element_text(element)):

@@ -12,6 +12,7 @@ from reader.adapters.sqlite.transaction import transaction
 from reader.domain.models import Book, Chapter, Chunk, Page, PageVisuals
 
 if TYPE_CHECKING:
+    from reader.domain.images import BookImage
     from reader.domain.knowledge import ExtractedConcept
 
 _BOOK_COLUMNS = (
@@ -169,6 +170,7 @@ class SqliteBookRepository:
         chunks: Sequence[Chunk],
         concepts: Sequence[ExtractedConcept] = (),
         page_texts: Sequence[tuple[int, str, str]] = (),
+        images: Sequence[BookImage] = (),
     ) -> None:
         """Write a whole book in one transaction, replacing any earlier copy; all or nothing.
 
@@ -176,7 +178,7 @@ class SqliteBookRepository:
         position (clamped to the new page count), conversations, and the tables without a foreign key
         to books (bookmarks, highlights, notes, the reading log). Page enrichments of pages whose text
         is unchanged are kept; `page_texts` ((page, source, text)) are the recognised texts to store
-        again (the caller's chunks hold them). The concept map and cached summaries are made anew.
+        again (the caller's chunks hold them). The concept map, cached summaries and pictures are made anew.
         """
         conn = self.conn
         with transaction(conn):
@@ -262,6 +264,10 @@ class SqliteBookRepository:
                 ],
             )
             write_concepts(conn, book.id, concepts)
+            if images:
+                from reader.adapters.sqlite.image_repository import write_images  # lazy: start-up
+
+                write_images(conn, book.id, images)
 
     def page_texts(self, book_id: str) -> dict[int, tuple[str, str]]:
         """Page -> (source, text) of every page whose text was recognised (OCR, a model's transcription)."""

@@ -222,7 +222,15 @@ class ImportBooksUseCase:
         concepts = build_concept_map(story.texts, headings)
         kept = [(number, source, text) for number, (source, text) in sorted(recognised.items())]
         self.books.replace(
-            book, path.stat().st_size, self.index_version, pages, chapters, chunks, concepts, kept
+            book,
+            path.stat().st_size,
+            self.index_version,
+            pages,
+            chapters,
+            chunks,
+            concepts,
+            kept,
+            extracted.images,
         )
         stored = self.books.get(book_id)
         assert stored is not None

@@ -1,0 +1,225 @@
+"""The page's text with its pictures drawn where they stand: text paints at once, pictures as they are ready."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.geometry import Size
+from textual.message import Message
+from textual.strip import Strip
+from textual.worker import get_current_worker
+
+from reader.tui.images.figures import Figure
+from reader.tui.images.picture_cache import PictureCache
+from reader.tui.images.protocol import CELLS, OFF
+from reader.tui.page_selection import PageLines
+from reader.tui.widgets.page_text import PageText
+
+CAPTION_MARK = "▣ "
+"""Starts a caption line (and no line of a book's text, so selections never match it)."""
+
+SHARED_CACHE = PictureCache()
+
+
+class IllustratedPageText(PageText):
+    """PageText whose wrapped lines have pictures spliced in before the line where each stands."""
+
+    class PictureDrawn(Message):
+        """A worker drew (or failed to draw) one picture of page `token`."""
+
+        def __init__(self, token: int, key: tuple[Any, ...], strips: list[Strip] | None, error: str) -> None:
+            super().__init__()
+            self.token = token
+            self.key = key
+            self.strips = strips
+            self.error = error
+
+    def __init__(self, *, id: str | None = None, cache: PictureCache | None = None) -> None:
+        super().__init__(id=id)
+        self.protocol = CELLS
+        self.cache = cache if cache is not None else SHARED_CACHE
+        self.figures: list[Figure] = []
+        self.failed: dict[tuple[Any, ...], str] = {}
+        """Pictures that could not be drawn, with why (their alt text stands in their place)."""
+        self.noticed: set[tuple[Any, ...]] = set()
+        self.token = 0
+        """Counts pages shown: a picture drawn for an earlier page is dropped."""
+        self.pictures_drawn = 0
+        self.last_draw_seconds = 0.0
+        """How long the last page's pictures took to draw after its text (for the benchmark)."""
+        self._base: list[Strip] = []
+        self._shown_at = 0.0
+
+    # --- what the page shows -----------------------------------------------------------------------
+
+    def illustrate(self, figures: list[Figure], find: Callable[[], list[Figure]] | None = None) -> None:
+        """The pictures of the page about to be shown (call before `show`); they draw after it paints.
+        `find`, run off the UI thread, finds more (a PDF page's figures): their places open when found."""
+        self.token += 1
+        self.figures = self._drawable(figures)
+        self._shown_at = time.perf_counter()
+        if self.figures:
+            self.call_after_refresh(self._draw, self.token)
+        if find is not None and self.protocol != OFF:
+            token = self.token
+            self.run_worker(lambda: self._find_in_thread(token, find), thread=True, exclusive=True, group="figures")
+
+    def _drawable(self, figures: list[Figure]) -> list[Figure]:
+        """With images "off" only a whole page asked for with `p` is drawn (pictures show as alt text)."""
+        if self.protocol == OFF:
+            return [f for f in figures if f.whole_page] or [
+                Figure(f.key, f.offset, f.alt, 0, 0, f.load) for f in figures
+            ]
+        return figures
+
+    class FiguresFound(Message):
+        """A worker found the figures of page `token`."""
+
+        def __init__(self, token: int, figures: list[Figure]) -> None:
+            super().__init__()
+            self.token = token
+            self.figures = figures
+
+    def _find_in_thread(self, token: int, find: Callable[[], list[Figure]]) -> None:
+        try:
+            figures = find()
+        except Exception:  # noqa: BLE001 - no figures found is no figures shown; the text is all there
+            return
+        if figures:
+            self.post_message(self.FiguresFound(token, figures))
+
+    def on_illustrated_page_text_figures_found(self, event: FiguresFound) -> None:
+        event.stop()
+        if event.token != self.token:
+            return
+        self.figures = self.figures + self._drawable(event.figures)
+        if self._wrapped_width > 0:
+            self._splice()
+            self.refresh()
+        self._draw(self.token)
+
+    def _wrap(self) -> None:
+        super()._wrap()
+        self._base = self._strips
+        if self.figures and self._strips is not None and self._wrapped_width > 0:
+            self._splice()
+
+    def _splice(self) -> None:
+        """The wrapped text with a block per picture inserted before the line holding its offset."""
+        width = self._wrapped_width
+        strips = list(self._base)
+        plain = self.content.plain
+        lines = PageLines.from_lines(plain, [strip.text for strip in strips])
+        placed = sorted(enumerate(self.figures), key=lambda pair: (pair[1].offset, pair[0]), reverse=True)
+        for _, figure in placed:
+            at = len(strips) if figure.offset >= len(plain) or not strips else lines.line_of(figure.offset)
+            if at < len(strips) and lines.starts[at] < figure.offset and lines.ends[at] > lines.starts[at]:
+                at += 1  # stands inside a line (a loose offset): after it
+            strips[at:at] = self._block(figure, width)
+        self._strips = strips
+        self._set_virtual_size(Size(width, len(strips)))
+
+    def _picture_size(self, figure: Figure, width: int) -> tuple[int, int]:
+        return figure.cells(width, self.scrollable_content_region.height or 24)
+
+    def _block(self, figure: Figure, width: int) -> list[Strip]:
+        """The picture's lines (drawn, or a frame with its alt text until then), its caption, a blank line."""
+        columns, rows = self._picture_size(figure, width)
+        drawn = self.cache.get((figure.key, columns, rows, self.protocol)) if columns else None
+        style = self.rich_style
+        if drawn is None:
+            drawn = frame(figure.alt, self.failed.get(figure.key, ""), width, rows, columns, style)
+        caption = Strip([Segment(_clip(CAPTION_MARK + figure.alt, width), style + Style(italic=True, dim=True))])
+        return [*drawn, caption, Strip.blank(width, style)]
+
+    # --- drawing off the UI thread -----------------------------------------------------------------
+
+    def _draw(self, token: int) -> None:
+        if token != self.token:
+            return
+        width = self._wrapped_width or self.scrollable_content_region.width
+        jobs = []
+        for figure in self.figures:
+            columns, rows = self._picture_size(figure, width)
+            if figure.key in self.failed or self.protocol == OFF and not figure.whole_page:
+                continue
+            if not columns:
+                jobs.append((figure, 0, 0, 0))  # loaded only to say why it cannot be drawn
+                continue
+            if self.cache.get((figure.key, columns, rows, self.protocol)) is None:
+                jobs.append((figure, columns, rows, max(0, (width - columns) // 2)))
+        if jobs:
+            self.run_worker(
+                lambda: self._draw_in_thread(token, jobs), thread=True, exclusive=True, group="pictures"
+            )
+        else:
+            self.last_draw_seconds = time.perf_counter() - self._shown_at
+
+    def _draw_in_thread(self, token: int, jobs: list[tuple[Figure, int, int, int]]) -> None:
+        from reader.tui.images.decode import PictureError, scaled
+        from reader.tui.images.render import draw_picture
+
+        worker = get_current_worker()
+        for figure, columns, rows, pad in jobs:
+            if worker.is_cancelled:
+                return
+            key = (figure.key, columns, rows, self.protocol)
+            try:
+                image = figure.load()
+                if not columns:
+                    raise PictureError("its size is unknown")
+                picture = scaled(image, columns, rows * 2, letterbox=figure.whole_page)
+                strips = draw_picture(self.protocol, picture, columns, rows, pad)
+            except PictureError as error:
+                self.post_message(self.PictureDrawn(token, figure.key, None, str(error)))
+                continue
+            except Exception as error:  # noqa: BLE001 - a picture must never take the page down
+                self.post_message(self.PictureDrawn(token, figure.key, None, f"it cannot be drawn ({error})"))
+                continue
+            self.cache.put(key, strips)
+            self.post_message(self.PictureDrawn(token, figure.key, strips, ""))
+
+    def on_illustrated_page_text_picture_drawn(self, event: PictureDrawn) -> None:
+        event.stop()
+        if event.error:
+            self.failed[event.key] = event.error
+            if event.key not in self.noticed:
+                self.noticed.add(event.key)
+                alt = next((f.alt for f in self.figures if f.key == event.key), "A picture")
+                self.notify(f"{alt}: {event.error}; its alt text is shown.", severity="warning", timeout=5)
+        if event.token != self.token:
+            return
+        self.pictures_drawn += 1
+        self.last_draw_seconds = time.perf_counter() - self._shown_at
+        if self._wrapped_width > 0:
+            self._splice()
+            self.refresh()
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+def frame(alt: str, problem: str, width: int, rows: int, columns: int, style: Style) -> list[Strip]:
+    """The alt text in a box as wide as the picture will be (the pane when unknown), `rows` high (3 at
+    least when the picture cannot be drawn)."""
+    inner = max(4, (columns or min(width, 48)) - 2)
+    pad = " " * max(0, (width - inner - 2) // 2)
+    lines = [_clip(alt or "Illustration", inner)]
+    if problem:
+        lines.append(_clip(f"({problem})", inner))
+    rows = max(rows, len(lines) + 2)
+    body = ["┌" + "─" * inner + "┐"]
+    middle = rows - 2
+    top = max(0, (middle - len(lines)) // 2)
+    for row in range(middle):
+        index = row - top
+        text = lines[index] if 0 <= index < len(lines) else ""
+        body.append("│" + text.center(inner)[:inner] + "│")
+    body.append("└" + "─" * inner + "┘")
+    dim = style + Style(dim=True)
+    return [Strip([Segment(pad + line, dim)]) for line in body]

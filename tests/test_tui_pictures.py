@@ -1,0 +1,135 @@
+"""Pictures on the page in the app: drawn in half-block cells where they stand, alt text for what cannot
+be drawn (a broken picture, a decompression bomb, an SVG drawing), a PDF page drawn whole with `p`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reader.services import Services
+from reader.tui.app import ReaderApp
+from reader.tui.images.cells import UPPER_HALF
+from reader.tui.images.illustrated_text import CAPTION_MARK, IllustratedPageText
+from tests.fixtures_books import write_figure_pdf
+from tests.fixtures_images import BROKEN_PNG, bomb_png, write_illustrated_epub, write_illustrated_fb2
+from tests.tui_helpers import wait_until
+
+SIZE = (120, 40)
+
+
+def imported(path: Path) -> tuple[Services, str]:
+    services = Services.open()
+    book = services.importer.import_file(path).book
+    assert book is not None
+    return services, book.id
+
+
+def lines(app: ReaderApp) -> list[str]:
+    return [strip.text for strip in app.query_one(IllustratedPageText)._strips]
+
+
+def picture_rows(app: ReaderApp) -> list[int]:
+    return [n for n, line in enumerate(lines(app)) if UPPER_HALF * 4 in line]
+
+
+async def test_an_epub_picture_is_drawn_in_cells_between_its_paragraphs(tmp_path: Path) -> None:
+    services, book_id = imported(write_illustrated_epub(tmp_path / "alice.epub"))
+    async with ReaderApp(services, book_id=book_id).run_test(size=SIZE, notifications=True) as pilot:
+        app = pilot.app
+        text = app.query_one(IllustratedPageText)
+        assert app.picture_protocol == "cells"
+        await wait_until(pilot, lambda: text.pictures_drawn >= 2 and len(text.failed) == 1)
+        shown = lines(app)
+        rows = [n for n in picture_rows(app) if n > shown.index("Down the Rabbit-Hole")]
+        assert rows, shown
+        caption = next(n for n, line in enumerate(shown) if "The White Rabbit checks his watch" in line)
+        assert shown[caption].startswith(CAPTION_MARK)
+        assert caption == rows[-1] + 1
+        # the picture stands after the first paragraph and before the second
+        first = next(n for n, line in enumerate(shown) if line.startswith("Alice sat"))
+        second = next(n for n, line in enumerate(shown) if line.startswith("Alice sat") and n > first)
+        assert first < rows[0] < second
+        # the picture keeps its shape: 320 x 240 pixels in cells twice as tall as wide
+        strip = text._strips[rows[0]]
+        columns = strip.text.count(UPPER_HALF)
+        assert abs(len(rows) - columns * 240 / 320 / 2) <= 1
+        # its colours are the picture's: red in the middle
+        middle = text._strips[rows[len(rows) // 2]]
+        colours = {seg.style.color.triplet for seg in middle if seg.style and seg.style.color}
+        assert any(c is not None and c.red > 200 and c.green < 60 for c in colours)
+        # a picture the book lacks shows its alt text in a frame, with one notice
+        await pilot.pause()
+        assert any("A picture the book lost" in line and line.lstrip().startswith("│") for line in lines(app))
+        assert sum("A picture the book lost" in n.message for n in app._notifications) == 1
+
+
+async def test_text_selection_still_maps_to_the_text_around_a_picture(tmp_path: Path) -> None:
+    services, book_id = imported(write_illustrated_epub(tmp_path / "alice.epub"))
+    async with ReaderApp(services, book_id=book_id).run_test(size=SIZE) as pilot:
+        text = pilot.app.query_one(IllustratedPageText)
+        await wait_until(pilot, lambda: text.pictures_drawn >= 1)
+        page = text.lines()
+        shown = lines(pilot.app)
+        rows = [n for n in picture_rows(pilot.app) if n > shown.index("Down the Rabbit-Hole")]
+        below = rows[-1] + 2  # the caption, then the next paragraph's first line
+        start = page.starts[below + 1]
+        assert text.text[start:].startswith("Alice sat")
+
+
+@pytest.mark.parametrize("kind", ["fb2"])
+async def test_fb2_pictures_are_drawn(tmp_path: Path, kind: str) -> None:
+    services, book_id = imported(write_illustrated_fb2(tmp_path / "atlas.fb2"))
+    async with ReaderApp(services, book_id=book_id).run_test(size=SIZE) as pilot:
+        text = pilot.app.query_one(IllustratedPageText)
+        await wait_until(pilot, lambda: text.pictures_drawn >= 1)
+        assert picture_rows(pilot.app)
+        assert any("A map of the steppe" in line for line in lines(pilot.app))
+
+
+async def test_a_broken_picture_and_a_bomb_show_their_alt_text_and_one_notice_each(tmp_path: Path) -> None:
+    book = write_illustrated_epub(
+        tmp_path / "odd.epub",
+        extra_pictures=[("bomb.png", bomb_png(), "A vast plain"), ("broken.png", BROKEN_PNG, "A torn plate")],
+    )
+    services, book_id = imported(book)
+    services.books.set_current_page(book_id, 3)
+    async with ReaderApp(services, book_id=book_id).run_test(size=SIZE, notifications=True) as pilot:
+        app = pilot.app
+        text = app.query_one(IllustratedPageText)
+        await wait_until(pilot, lambda: len(text.failed) >= 2)
+        await pilot.pause()
+        shown = lines(app)
+        framed = [line for line in shown if line.lstrip().startswith("│")]
+        assert any("A vast plain" in line for line in framed)
+        assert any("A torn plate" in line for line in framed)
+        assert any("too large" in line for line in framed)
+        notices = [n.message for n in app._notifications]
+        assert sum("A vast plain" in m for m in notices) == 1
+        assert sum("A torn plate" in m for m in notices) == 1
+        # turning away and back draws the same alt text without a second notice
+        await pilot.press("left")
+        await pilot.press("right")
+        await pilot.pause()
+        notices = [n.message for n in app._notifications]
+        assert sum("A vast plain" in m for m in notices) == 1
+
+
+async def test_p_shows_a_pdf_page_as_printed_and_p_again_the_text(tmp_path: Path) -> None:
+    services, book_id = imported(write_figure_pdf(tmp_path / "figures.pdf", ("prose", "captioned", "prose")))
+    services.books.set_current_page(book_id, 2)
+    async with ReaderApp(services, book_id=book_id).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        text = app.query_one(IllustratedPageText)
+        # the page's figure is found and drawn in its text
+        await wait_until(pilot, lambda: text.pictures_drawn >= 1)
+        assert picture_rows(app)
+        assert "Figure on this page" in "\n".join(lines(app))
+        await pilot.press("p")
+        await wait_until(pilot, lambda: any("as printed" in line for line in lines(app)) and text.pictures_drawn >= 2)
+        assert text.text == ""
+        assert len(picture_rows(app)) > 20
+        await pilot.press("p")
+        await pilot.pause()
+        assert "as printed" not in "\n".join(lines(app))
+        assert text.text.strip()
