@@ -133,3 +133,30 @@ async def test_p_shows_a_pdf_page_as_printed_and_p_again_the_text(tmp_path: Path
         await pilot.pause()
         assert "as printed" not in "\n".join(lines(app))
         assert text.text.strip()
+
+
+async def test_the_library_shows_the_highlighted_books_cover(tmp_path: Path) -> None:
+    from reader.tui.images.cover_view import CoverView
+
+    services, book_id = imported(write_illustrated_fb2(tmp_path / "atlas.fb2"))
+    async with ReaderApp(services, book_id=book_id).run_test(size=(140, 44)) as pilot:
+        app = pilot.app
+        await wait_until(pilot, lambda: bool(app.query(CoverView)))
+        cover = app.query_one(CoverView)
+        await wait_until(pilot, lambda: cover.display and bool(cover._cover))
+        first = cover.render_line(0).text
+        assert UPPER_HALF in first
+        assert "The Steppe Atlas"[:6] in first
+
+
+def test_reader_info_says_whether_a_book_has_a_cover(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from reader.cli.main import main
+
+    fb2 = write_illustrated_fb2(tmp_path / "atlas.fb2")
+    plain = write_figure_pdf(tmp_path / "plain.pdf", ("prose",), title="Plain Prose")
+    assert main(["import", str(fb2), str(plain)]) == 0
+    capsys.readouterr()
+    assert main(["info", "The Steppe Atlas"]) == 0
+    assert "pictures  cover yes; 2 pages with pictures" in capsys.readouterr().out
+    assert main(["info", "Plain Prose"]) == 0
+    assert "cover none" in capsys.readouterr().out
