@@ -111,7 +111,7 @@ def write_picture_book(path: Path, pages: int) -> Path:
     colours = ("red", "green", "blue", "orange", "purple", "teal", "olive", "maroon")
     for number in range(1, pages + 1):
         name = f"images/p{number}.png"
-        files[name] = picture("PNG", 1200, 800 + number % 7, colours[number % len(colours)])
+        files[name] = picture("PNG", 480, 320 + number % 7, colours[number % len(colours)])
         manifest += f'<item id="i{number}" href="{name}" media-type="image/png"/>'
         documents[f"c{number}.xhtml"] = xhtml(
             f"<h1>Plate {number}</h1><p>{PROSE}</p><p><img src=\"{name}\" alt=\"Plate {number}\"/></p>"

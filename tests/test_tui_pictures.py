@@ -160,3 +160,72 @@ def test_reader_info_says_whether_a_book_has_a_cover(tmp_path: Path, capsys: pyt
     assert "pictures  cover yes; 2 pages with pictures" in capsys.readouterr().out
     assert main(["info", "Plain Prose"]) == 0
     assert "cover none" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("setting", "answer", "env", "expected"),
+    [
+        ("auto", "\x1b_Gi=31;OK\x1b\\\x1b[?62;22c", {"TERM": "xterm-kitty"}, "kitty"),
+        ("auto", "\x1b_Gi=31;OK\x1b\\\x1b[?62;4;22c", {"TERM": "xterm", "TMUX": "/tmp/t"}, "sixel"),
+        ("auto", "\x1b[?62;4;6;22c", {"TERM": "foot"}, "sixel"),
+        ("auto", "\x1b[?1;2c", {"TERM": "xterm-256color"}, "cells"),
+        ("auto", "", {"TERM": "xterm-256color"}, "cells"),
+        ("auto", "", {"TERM": "dumb"}, "off"),
+        ("off", "\x1b_Gi=31;OK\x1b\\", {"TERM": "xterm-kitty"}, "off"),
+        ("cells", "\x1b[?62;4c", {"TERM": "foot"}, "cells"),
+    ],
+)
+def test_the_protocol_follows_the_terminals_answers_unless_configured(
+    setting: str, answer: str, env: dict[str, str], expected: str
+) -> None:
+    from reader.tui.images.protocol import choose_protocol
+
+    assert choose_protocol(setting, answer, env) == expected
+
+
+def test_a_bad_images_setting_is_one_clear_line(tmp_path: Path) -> None:
+    from reader.config import load_config
+    from reader.domain.errors import ReaderError
+
+    path = tmp_path / "config.toml"
+    path.write_text('[ui]\nimages = "ascii"\n', encoding="utf-8")
+    with pytest.raises(ReaderError, match=r"\[ui\] images must be one of auto, kitty, sixel, cells, off"):
+        load_config(path)
+    path.write_text('[ui]\nimages = "off"\n', encoding="utf-8")
+    assert load_config(path).ui.images == "off"
+
+
+async def test_images_off_shows_alt_text_frames_and_draws_nothing(tmp_path: Path) -> None:
+    services, book_id = imported(write_illustrated_epub(tmp_path / "alice.epub"))
+    async with ReaderApp(services, book_id=book_id).run_test(size=SIZE, notifications=True) as pilot:
+        app = pilot.app
+        text = app.query_one(IllustratedPageText)
+        text.protocol = "off"
+        await pilot.press("right")
+        await pilot.press("left")
+        await pilot.pause(0.2)
+        shown = lines(app)
+        assert not picture_rows(app)
+        assert any("The White Rabbit checks his watch" in line and "│" in line for line in shown)
+        assert not app._notifications
+
+
+async def test_memory_stays_bounded_over_200_illustrated_pages(tmp_path: Path) -> None:
+    from tests.fixtures_images import write_picture_book
+
+    services, book_id = imported(write_picture_book(tmp_path / "plates.epub", 200))
+    async with ReaderApp(services, book_id=book_id).run_test(size=SIZE) as pilot:
+        text = pilot.app.query_one(IllustratedPageText)
+        cache = text.cache
+        cache.max_cells = 20_000  # a small bound, so the test turns past it quickly
+        cache._entries.clear()
+        cache.cells = 0
+        pilot.app.query_one("#viewer").focus()
+        for page in range(1, 200):
+            drawn = text.pictures_drawn
+            await pilot.press("right")
+            await wait_until(pilot, lambda: text.pictures_drawn > drawn or bool(text.failed))
+            assert cache.cells <= cache.max_cells
+        assert not text.failed
+        assert text.pictures_drawn >= 199
+        assert len(cache) < 40  # of 200 drawn
