@@ -229,3 +229,49 @@ async def test_memory_stays_bounded_over_200_illustrated_pages(tmp_path: Path) -
         assert not text.failed
         assert text.pictures_drawn >= 199
         assert len(cache) < 40  # of 200 drawn
+
+
+async def test_kitty_pictures_are_sent_once_and_drawn_into_placeholder_cells(tmp_path: Path) -> None:
+    import base64
+    import io
+    import re
+
+    from PIL import Image
+
+    from reader.tui.images.kitty import PLACEHOLDER, ROW_DIACRITICS
+
+    services, book_id = imported(write_illustrated_epub(tmp_path / "alice.epub"))
+    async with ReaderApp(services, book_id=book_id).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        text = app.query_one(IllustratedPageText)
+        sent: list[str] = []
+        text.write_terminal = sent.append  # type: ignore[method-assign]
+        text.protocol, text.cell_pixels = "kitty", (8, 16)
+        text.cache.clear()
+        app.query_one("#viewer").focus()
+        await pilot.press("right")
+        await pilot.press("left")
+        await wait_until(pilot, lambda: text.pictures_drawn >= 2 and len(sent) >= 2)
+        placed = [strip for strip in text._strips if PLACEHOLDER in strip.text]
+        colour = next(seg.style.color.triplet for seg in placed[0] if seg.style and seg.style.color)
+        image_id = (colour.red << 16) | (colour.green << 8) | colour.blue
+        ours = [strip for strip in placed if any(seg.style and seg.style.color and seg.style.color.triplet == colour for seg in strip)]
+        sending = next(data for data in sent if f",i={image_id}," in data)
+        first = re.match(r"\x1b_Ga=T,U=1,f=100,q=2,i=(\d+),c=(\d+),r=(\d+),m=\d;", sending)
+        assert first, sending[:80]
+        columns, rows = int(first.group(2)), int(first.group(3))
+        payload = "".join(re.findall(r"\x1b_G[^;]*;([^\x1b]*)\x1b\\", sending))
+        picture = Image.open(io.BytesIO(base64.b64decode(payload)))
+        assert picture.size == (columns * 8, rows * 16)  # drawn at the terminal's cell size
+        assert len(ours) == rows
+        assert ours[1].text.strip().startswith(PLACEHOLDER + ROW_DIACRITICS[1] + ROW_DIACRITICS[0])
+        assert ours[0].text.count(PLACEHOLDER) == columns
+        # turning back and forth draws from the cache: nothing is sent again
+        count = len(sent)
+        await pilot.press("right")
+        await pilot.press("left")
+        await pilot.pause(0.2)
+        assert len(sent) == count
+        # dropping the pictures frees them in the terminal
+        text.cache.clear()
+        assert f"\x1b_Ga=d,d=I,q=2,i={image_id}\x1b\\" in sent

@@ -75,7 +75,7 @@ class CoverView(Widget, can_focus=False):
         if cover is not None and cover.has_size:
             columns, rows = fit_cells(cover.width, cover.height, 12, COVER_ROWS)
             try:
-                picture = scaled(open_picture(images.data(cover.id)), columns, rows * 2)
+                picture = scaled(open_picture(images.data(cover.id), (columns, rows * 2)), columns, rows * 2)
                 strips = halfblock_strips(picture, columns, rows)
             except PictureError:
                 strips = None

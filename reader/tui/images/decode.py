@@ -13,8 +13,9 @@ class PictureError(Exception):
     """A picture that cannot be drawn: broken, too large or of an unsupported kind (its message says which)."""
 
 
-def open_picture(data: bytes) -> Any:
-    """The picture as a PIL image, loaded, in RGB; PictureError when it is broken, huge or unsupported."""
+def open_picture(data: bytes, size: tuple[int, int] | None = None) -> Any:
+    """The picture as a PIL image, loaded, in RGB; PictureError when it is broken, huge or unsupported.
+    With `size` (the pixels it will be drawn at) a JPEG is decoded at the smallest scale that covers it."""
     import warnings
 
     from PIL import Image
@@ -29,8 +30,8 @@ def open_picture(data: bytes) -> Any:
             image = Image.open(io.BytesIO(data))
             if image.width * image.height > MAX_DECODE_PIXELS:
                 raise PictureError(f"the picture is too large to draw ({image.width} x {image.height} pixels)")
-            if image.format == "JPEG":
-                image.draft("RGB", (2000, 2000))  # decode a big JPEG at a fraction of its size
+            if image.format == "JPEG" and size is not None:
+                image.draft("RGB", size)  # a big JPEG decoded at 1/2, 1/4 or 1/8 of its size
             image.load()
     except PictureError:
         raise

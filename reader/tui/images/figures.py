@@ -19,8 +19,9 @@ class Figure:
     """A picture on the page on screen.
 
     `key` names it in the picture cache; `offset` is the character of the page's text it stands before;
-    `width` x `height` its pixels (0: unknown, it shows as its alt text unless it loads); `load` (run off
-    the UI thread) returns it as an RGB PIL image or raises PictureError.
+    `width` x `height` its pixels (0: unknown, it shows as its alt text unless it loads); `load(size)` (run
+    off the UI thread) returns it as an RGB PIL image at least `size` pixels where it can, or raises
+    PictureError.
     """
 
     key: tuple[Any, ...]
@@ -28,7 +29,7 @@ class Figure:
     alt: str
     width: int
     height: int
-    load: Callable[[], Any]
+    load: Callable[[tuple[int, int]], Any]
     whole_page: bool = False
 
     def cells(self, columns: int, rows: int) -> tuple[int, int]:
@@ -46,8 +47,8 @@ def stored_figures(image_data: Callable[[int], bytes], book_id: str, images: lis
     """Figures for the stored pictures of a page; `image_data(id)` reads a picture's bytes (in the worker)."""
     from reader.tui.images.decode import open_picture  # PIL loads with the first picture, not at start-up
 
-    def loader(image_id: int) -> Callable[[], Any]:
-        return lambda: open_picture(image_data(image_id))
+    def loader(image_id: int) -> Callable[[tuple[int, int]], Any]:
+        return lambda size: open_picture(image_data(image_id), size)
 
     return [
         Figure(("image", book_id, image.id), image.offset, image.caption, image.width, image.height, loader(image.id))

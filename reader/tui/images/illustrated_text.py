@@ -15,7 +15,8 @@ from textual.worker import get_current_worker
 
 from reader.tui.images.figures import Figure
 from reader.tui.images.picture_cache import PictureCache
-from reader.tui.images.protocol import CELLS, OFF
+from reader.tui.images.render import DrawnPicture
+from reader.tui.images.protocol import CELLS, DEFAULT_CELL_PIXELS, OFF
 from reader.tui.page_selection import PageLines
 from reader.tui.widgets.page_text import PageText
 
@@ -31,16 +32,21 @@ class IllustratedPageText(PageText):
     class PictureDrawn(Message):
         """A worker drew (or failed to draw) one picture of page `token`."""
 
-        def __init__(self, token: int, key: tuple[Any, ...], strips: list[Strip] | None, error: str) -> None:
+        def __init__(
+            self, token: int, key: tuple[Any, ...], cache_key: tuple[Any, ...], drawn: DrawnPicture | None, error: str
+        ) -> None:
             super().__init__()
             self.token = token
             self.key = key
-            self.strips = strips
+            self.cache_key = cache_key
+            self.drawn = drawn
             self.error = error
 
     def __init__(self, *, id: str | None = None, cache: PictureCache | None = None) -> None:
         super().__init__(id=id)
         self.protocol = CELLS
+        self.cell_pixels = DEFAULT_CELL_PIXELS
+        """A terminal cell's size in pixels (what Kitty's protocol draws a picture at)."""
         self.cache = cache if cache is not None else SHARED_CACHE
         self.figures: list[Figure] = []
         self.failed: dict[tuple[Any, ...], str] = {}
@@ -161,30 +167,38 @@ class IllustratedPageText(PageText):
 
     def _draw_in_thread(self, token: int, jobs: list[tuple[Figure, int, int, int]]) -> None:
         from reader.tui.images.decode import PictureError, scaled
-        from reader.tui.images.render import draw_picture
+        from reader.tui.images.render import draw_picture, pixel_size
 
         worker = get_current_worker()
+        protocol = self.protocol
         for figure, columns, rows, pad in jobs:
             if worker.is_cancelled:
                 return
-            key = (figure.key, columns, rows, self.protocol)
+            key = (figure.key, columns, rows, protocol)
             try:
-                image = figure.load()
+                width, height = pixel_size(protocol, columns, rows, self.cell_pixels)
+                image = figure.load((width, height))
                 if not columns:
                     raise PictureError("its size is unknown")
-                picture = scaled(image, columns, rows * 2, letterbox=figure.whole_page)
-                strips = draw_picture(self.protocol, picture, columns, rows, pad)
+                picture = scaled(image, width, height, letterbox=figure.whole_page)
+                drawn = draw_picture(protocol, picture, columns, rows, pad)
             except PictureError as error:
-                self.post_message(self.PictureDrawn(token, figure.key, None, str(error)))
+                self.post_message(self.PictureDrawn(token, figure.key, key, None, str(error)))
                 continue
             except Exception as error:  # noqa: BLE001 - a picture must never take the page down
-                self.post_message(self.PictureDrawn(token, figure.key, None, f"it cannot be drawn ({error})"))
+                problem = f"it cannot be drawn ({type(error).__name__})"
+                self.post_message(self.PictureDrawn(token, figure.key, key, None, problem))
                 continue
-            self.cache.put(key, strips)
-            self.post_message(self.PictureDrawn(token, figure.key, strips, ""))
+            self.post_message(self.PictureDrawn(token, figure.key, key, drawn, ""))
 
     def on_illustrated_page_text_picture_drawn(self, event: PictureDrawn) -> None:
         event.stop()
+        drawn = event.drawn
+        if drawn is not None and self.cache.get(event.cache_key) is None:
+            if drawn.transmit:
+                self.write_terminal(drawn.transmit)
+            release = drawn.release
+            self.cache.put(event.cache_key, drawn.strips, (lambda: self.write_terminal(release)) if release else None)
         if event.error:
             self.failed[event.key] = event.error
             if event.key not in self.noticed:
@@ -198,6 +212,13 @@ class IllustratedPageText(PageText):
         if self._wrapped_width > 0:
             self._splice()
             self.refresh()
+
+
+    def write_terminal(self, data: str) -> None:
+        """Send escape sequences to the terminal, in order with the screen's updates (none when headless)."""
+        driver = self.app._driver
+        if driver is not None and not self.app.is_headless:
+            driver.write(data)
 
 
 def _clip(text: str, width: int) -> str:

@@ -39,7 +39,7 @@ def whole_pdf_page(services: Any, path: str, number: int, label: str) -> Figure:
         0,
         f"p. {label} as printed (p: back to the text)",
         *PAGE_SHAPE,
-        lambda: services.pdf_figures.render(path, number),
+        lambda size: services.pdf_figures.render(path, number),
         whole_page=True,
     )
 
@@ -58,7 +58,7 @@ def pdf_figures(services: Any, book_id: str, path: str, number: int, text: str) 
                 f"Figure {index + 1} on this page" if len(found) > 1 else "Figure on this page",
                 figure.width,
                 figure.height,
-                lambda box=box: services.pdf_figures.render(path, number, box),  # type: ignore[misc]
+                lambda size, box=box: services.pdf_figures.render(path, number, box),  # type: ignore[misc]
             )
         )
     return figures

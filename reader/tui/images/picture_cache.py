@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from textual.strip import Strip
@@ -13,31 +13,43 @@ MAX_CACHED_CELLS = 160_000
 
 
 class PictureCache:
-    """Strips of drawn pictures by (figure key, columns, rows, protocol); shared by the UI and workers."""
+    """Strips of drawn pictures by (figure key, columns, rows, protocol). Used on the UI thread only: a
+    dropped picture's `release` (freeing it in the terminal) runs where it is dropped."""
 
     def __init__(self, max_cells: int = MAX_CACHED_CELLS) -> None:
         self.max_cells = max_cells
         self.cells = 0
-        self._entries: OrderedDict[tuple[Any, ...], list[Strip]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._entries: OrderedDict[tuple[Any, ...], tuple[list[Strip], Callable[[], None] | None]] = OrderedDict()
 
     def get(self, key: tuple[Any, ...]) -> list[Strip] | None:
-        with self._lock:
-            strips = self._entries.get(key)
-            if strips is not None:
-                self._entries.move_to_end(key)
-            return strips
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        self._entries.move_to_end(key)
+        return entry[0]
 
-    def put(self, key: tuple[Any, ...], strips: list[Strip]) -> None:
-        size = sum(strip.cell_length for strip in strips)
-        with self._lock:
-            if key in self._entries:
-                return
-            self._entries[key] = strips
-            self.cells += size
-            while self.cells > self.max_cells and len(self._entries) > 1:
-                _, dropped = self._entries.popitem(last=False)
-                self.cells -= sum(strip.cell_length for strip in dropped)
+    def put(self, key: tuple[Any, ...], strips: list[Strip], release: Callable[[], None] | None = None) -> None:
+        if key in self._entries:
+            return
+        self._entries[key] = (strips, release)
+        self.cells += _cells(strips)
+        while self.cells > self.max_cells and len(self._entries) > 1:
+            _, (dropped, dropped_release) = self._entries.popitem(last=False)
+            self.cells -= _cells(dropped)
+            if dropped_release is not None:
+                dropped_release()
+
+    def clear(self) -> None:
+        """Drop every picture (releasing each)."""
+        while self._entries:
+            _, (_, release) = self._entries.popitem(last=False)
+            if release is not None:
+                release()
+        self.cells = 0
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+def _cells(strips: list[Strip]) -> int:
+    return sum(strip.cell_length for strip in strips)

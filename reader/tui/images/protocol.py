@@ -70,3 +70,24 @@ def detect_protocol(setting: str) -> str:
     """The protocol for this run: the setting, or for "auto" the terminal's answer (asked once)."""
     answer = query_terminal() if setting not in PROTOCOLS else ""
     return choose_protocol(setting, answer, os.environ)
+
+
+DEFAULT_CELL_PIXELS = (10, 20)
+
+
+def cell_pixels() -> tuple[int, int]:
+    """A terminal cell's size in pixels, from the window size the terminal reports (10 x 20 if unknown)."""
+    if os.name != "posix" or not sys.stdout.isatty():
+        return DEFAULT_CELL_PIXELS
+    import fcntl
+    import struct
+    import termios
+
+    try:
+        packed = fcntl.ioctl(sys.stdout.fileno(), termios.TIOCGWINSZ, b"\0" * 8)
+        rows, columns, width, height = struct.unpack("HHHH", packed)
+    except OSError:
+        return DEFAULT_CELL_PIXELS
+    if not (rows and columns and width and height):
+        return DEFAULT_CELL_PIXELS
+    return max(1, width // columns), max(1, height // rows)

@@ -122,6 +122,7 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
 
     def on_mount(self) -> None:
         self.page_text.protocol = getattr(self.app, "picture_protocol", self.page_text.protocol)
+        self.page_text.cell_pixels = getattr(self.app, "cell_pixels", self.page_text.cell_pixels)
         if self.session is None:
             self.page_text.show(Content(EMPTY_LIBRARY))
 
