@@ -582,6 +582,7 @@ def images_child(db_path: str, book_id: str, turns: int, started: float) -> None
                 while text.pictures_drawn == drawn and time.perf_counter() - start < 5:
                     await asyncio.sleep(0.001)
                 picture_ms.append(text.last_draw_seconds * 1000)
+            await asyncio.sleep(0.05)  # a reader's gap between presses: the picture is on screen, the app idle
         app._display = original
         result["turn_ms"], result["picture_ms"] = text_ms, picture_ms
         result["cached_pictures"] = len(text.cache)

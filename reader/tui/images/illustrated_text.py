@@ -58,6 +58,7 @@ class IllustratedPageText(PageText):
         self.last_draw_seconds = 0.0
         """How long the last page's pictures took to draw after its text (for the benchmark)."""
         self._base: list[Strip] = []
+        self._deferring = False
         self._shown_at = 0.0
 
     # --- what the page shows -----------------------------------------------------------------------
@@ -109,10 +110,18 @@ class IllustratedPageText(PageText):
         self._draw(self.token)
 
     def _wrap(self) -> None:
-        super()._wrap()
+        self._deferring = bool(self.figures)  # the size is set once, with the pictures in
+        try:
+            super()._wrap()
+        finally:
+            self._deferring = False
         self._base = self._strips
-        if self.figures and self._strips is not None and self._wrapped_width > 0:
+        if self.figures and self._wrapped_width > 0:
             self._splice()
+
+    def _set_virtual_size(self, size: Size) -> None:
+        if not self._deferring:
+            super()._set_virtual_size(size)
 
     def _splice(self) -> None:
         """The wrapped text with a block per picture inserted before the line holding its offset."""

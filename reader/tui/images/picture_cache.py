@@ -8,8 +8,9 @@ from typing import Any
 
 from textual.strip import Strip
 
-MAX_CACHED_CELLS = 160_000
-"""About forty pictures of 80 x 50 cells: every page turned back to draws at once, memory stays bounded."""
+MAX_CACHED_CELLS = 64_000
+"""About eighty pictures of 50 x 16 cells: pages turned back to draw at once, memory stays bounded (a
+half-block cell of a detailed picture costs a few hundred bytes of strips)."""
 
 
 class PictureCache:
