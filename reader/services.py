@@ -20,11 +20,11 @@ from reader.locations import database_path
 
 if TYPE_CHECKING:
     from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
-    from reader.adapters.pdf_figures import PdfFigures
-    from reader.adapters.sqlite.image_repository import SqliteImageRepository
     from reader.adapters.llm.litellm_chat import LitellmChatModel
+    from reader.adapters.pdf_figures import PdfFigures
     from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
     from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
+    from reader.adapters.sqlite.image_repository import SqliteImageRepository
     from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
     from reader.adapters.sqlite.vector_store import SqliteVectorStore
     from reader.app.chat.chat_with_book import ChatWithBookUseCase

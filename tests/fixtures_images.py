@@ -47,7 +47,7 @@ def bomb_png(side: int = 20000) -> bytes:
 
 BROKEN_PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"garbage, not a picture" * 4
 SVG_DRAWING = (
-    f'<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><title>A vector map</title>'
+    '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><title>A vector map</title>'
     '<rect x="10" y="10" width="180" height="80" fill="green"/></svg>'
 )
 

@@ -13,6 +13,7 @@ from reader.tui.images.cells import UPPER_HALF
 from reader.tui.images.illustrated_text import CAPTION_MARK, IllustratedPageText
 from tests.fixtures_books import write_figure_pdf
 from tests.fixtures_images import BROKEN_PNG, bomb_png, write_illustrated_epub, write_illustrated_fb2
+from tests.support.scripted_server import ScriptedServer
 from tests.tui_helpers import wait_until
 
 SIZE = (120, 40)
@@ -221,10 +222,10 @@ async def test_memory_stays_bounded_over_200_illustrated_pages(tmp_path: Path) -
         cache._entries.clear()
         cache.cells = 0
         pilot.app.query_one("#viewer").focus()
-        for page in range(1, 200):
+        for _ in range(1, 200):
             drawn = text.pictures_drawn
             await pilot.press("right")
-            await wait_until(pilot, lambda: text.pictures_drawn > drawn or bool(text.failed))
+            await wait_until(pilot, lambda drawn=drawn: text.pictures_drawn > drawn or bool(text.failed))
             assert cache.cells <= cache.max_cells
         assert not text.failed
         assert text.pictures_drawn >= 199
@@ -275,3 +276,30 @@ async def test_kitty_pictures_are_sent_once_and_drawn_into_placeholder_cells(tmp
         # dropping the pictures frees them in the terminal
         text.cache.clear()
         assert f"\x1b_Ga=d,d=I,q=2,i={image_id}\x1b\\" in sent
+
+
+async def test_an_answer_citing_a_page_with_a_picture_offers_to_show_it(
+    tmp_path: Path, scripted_server: ScriptedServer
+) -> None:
+    from textual.widgets import Button
+
+    from reader.config import ChatConfig, Config
+    from reader.tui.panes.chat_pane import ChatPane
+    from tests.support import scripted_server as scripted
+    from tests.test_tui_chat import answered
+
+    scripted_server.script_chat(scripted.text("The tea-party is drawn [p. 2]; the bank is only told of [p. 1]."))
+    chat = ChatConfig(model="openai/scripted", api_base=scripted_server.base_url, tool_calling="on", max_retries=0)
+    services = Services.open(config=Config(chat=chat))
+    book = services.importer.import_file(write_illustrated_epub(tmp_path / "alice.epub")).book
+    assert book is not None
+    services.books.set_current_page(book.id, 3)
+    async with ReaderApp(services, book_id=book.id).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        pane = app.query_one(ChatPane)
+        await answered(pilot, pane, "what is on the pages")
+        offers = [b for b in pane.query(Button) if "figure-show" in b.classes]
+        assert [str(b.label) for b in offers] == ["show p. 2", "show p. 1"]
+        offers[0].press()
+        await wait_until(pilot, lambda: app.session.number == 2)
+        await wait_until(pilot, lambda: any("The tea-party" in line for line in lines(app)))

@@ -93,8 +93,9 @@ class ReaderApp(App[None]):
         super().__init__()
         self.services = services
         self.initial_book_id = book_id
-        from reader.tui.images.protocol import cell_pixels, detect_protocol  # before the app reads the terminal
+        from reader.tui.images.protocol import cell_pixels, detect_protocol
 
+        # asked here, before the app starts reading the terminal's input
         self.picture_protocol = detect_protocol(services.config.ui.images)
         """How pictures are drawn: "kitty", "sixel", "cells" or "off" (decided once, here)."""
         self.cell_pixels = cell_pixels()

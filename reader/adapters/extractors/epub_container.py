@@ -60,8 +60,8 @@ class Package:
         for item in self.manifest.values():
             if "cover-image" in item.properties:
                 return item.path
-        item = self.manifest.get(self.cover_id)
-        return item.path if item is not None and item.media_type.startswith("image/") else None
+        named = self.manifest.get(self.cover_id)
+        return named.path if named is not None and named.media_type.startswith("image/") else None
 
 
 def resolve_href(base_file: str, href: str) -> tuple[str | None, str | None]:

@@ -48,14 +48,14 @@ class CoverView(Widget, can_focus=False):
         super().__init__(id=id)
         self.services = services
         self.book: Book | None = None
-        self._cover: list[Strip] = []
+        self._cover_strips: list[Strip] = []
 
     def show_book(self, book: Book | None) -> None:
         """Show `book`'s cover (hidden when it has none, images are off or the pane is too low)."""
         self.book = book
         protocol = getattr(self.app, "picture_protocol", "cells")
         parent = self.parent
-        room = parent is not None and parent.size.height >= MIN_PANE_ROWS
+        room = isinstance(parent, Widget) and parent.size.height >= MIN_PANE_ROWS
         if book is None or protocol == OFF or not room:
             self.display = False
             return
@@ -94,14 +94,15 @@ class CoverView(Widget, can_focus=False):
         self._show(event.strips)
 
     def _show(self, strips: list[Strip]) -> None:
-        self._cover = strips
+        self._cover_strips = strips
         self.display = True
         self.refresh()
 
     def render_line(self, y: int) -> Strip:
         width = self.content_region.width or self.size.width
         style = self.rich_style
-        cover = self._cover[y] if y < len(self._cover) else Strip.blank(self._cover[0].cell_length if self._cover else 0)
+        blank = Strip.blank(self._cover_strips[0].cell_length if self._cover_strips else 0)
+        cover = self._cover_strips[y] if y < len(self._cover_strips) else blank
         left = cover.cell_length + 1
         details = self._details()
         text = details[y] if y < len(details) else ""

@@ -15,8 +15,8 @@ from textual.worker import get_current_worker
 
 from reader.tui.images.figures import Figure
 from reader.tui.images.picture_cache import PictureCache
-from reader.tui.images.render import DrawnPicture
 from reader.tui.images.protocol import CELLS, DEFAULT_CELL_PIXELS, OFF
+from reader.tui.images.render import DrawnPicture
 from reader.tui.page_selection import PageLines
 from reader.tui.widgets.page_text import PageText
 
