@@ -56,9 +56,10 @@ class IllustratedPageText(PageText):
         """Counts pages shown: a picture drawn for an earlier page is dropped."""
         self.pictures_drawn = 0
         self.last_draw_seconds = 0.0
-        """How long the last page's pictures took to draw after its text (for the benchmark)."""
+        """How long the last picture drawn took after its page's text was on screen (for the benchmark)."""
         self._base: list[Strip] = []
         self._deferring = False
+        self._caption: tuple[str, Style] = ("", Style())
         self._shown_at = 0.0
 
     # --- what the page shows -----------------------------------------------------------------------
@@ -148,14 +149,24 @@ class IllustratedPageText(PageText):
         style = self.rich_style
         if drawn is None:
             drawn = frame(figure.alt, self.failed.get(figure.key, ""), width, rows, columns, style)
-        caption = Strip([Segment(_clip(CAPTION_MARK + figure.alt, width), style + Style(italic=True, dim=True))])
+        caption = Strip([Segment(_clip(CAPTION_MARK + figure.alt, width), style + self._caption_style())])
         return [*drawn, caption, Strip.blank(width, style)]
+
+    def _caption_style(self) -> Style:
+        """Italic in the theme's `$picture-caption` colour (looked up once per theme)."""
+        theme = self.app.theme
+        if self._caption[0] != theme:
+            colour = self.app.get_css_variables().get("picture-caption")
+            style = Style(italic=True) + (Style(color=colour) if colour else Style(dim=True))
+            self._caption = (theme, style)
+        return self._caption[1]
 
     # --- drawing off the UI thread -----------------------------------------------------------------
 
     def _draw(self, token: int) -> None:
         if token != self.token:
             return
+        self._shown_at = time.perf_counter()  # the page's text is on screen: the pictures follow from here
         width = self._wrapped_width or self.scrollable_content_region.width
         jobs = []
         for figure in self.figures:
