@@ -303,3 +303,38 @@ async def test_an_answer_citing_a_page_with_a_picture_offers_to_show_it(
         offers[0].press()
         await wait_until(pilot, lambda: app.session.number == 2)
         await wait_until(pilot, lambda: any("The tea-party" in line for line in lines(app)))
+
+
+async def test_sixel_pictures_draw_each_line_after_the_frame_that_blanks_it(tmp_path: Path) -> None:
+    import re
+
+    services, book_id = imported(write_illustrated_epub(tmp_path / "alice.epub"))
+    async with ReaderApp(services, book_id=book_id).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        text = app.query_one(IllustratedPageText)
+        sent: list[str] = []
+        text.write_terminal = sent.append  # type: ignore[method-assign]
+        text.protocol, text.cell_pixels = "sixel", (8, 16)
+        text.cache.clear()
+        app.query_one("#viewer").focus()
+        await pilot.press("right")
+        await wait_until(pilot, lambda: text.pictures_drawn >= 2 and bool(text._sixel_rows) and bool(sent))
+        output = "".join(sent)
+        images = re.findall(r"\x1b\[(\d+);(\d+)H\x1bP0;1;0q\"1;1;(\d+);(\d+)", output)
+        assert output.startswith("\x1b7") and output.endswith("\x1b8")  # the cursor is put back
+        # one sixel image per picture line, each 16 pixels (a cell) tall, on consecutive screen rows
+        rows = sorted({int(row) for row, _, _, height in images if height == "16"})
+        first = [row for n, row in enumerate(rows) if row == rows[0] + n]  # the first picture's lines
+        tea = next(key for key in text.cache._entries if key[1:] == (50, 19, "sixel"))  # 400 x 300 pixels
+        assert len(first) == len(text.cache.get(tea).sixels) == 19
+        region = text.content_region
+        first_line = min(text._sixel_rows) - text.scroll_offset.y
+        assert rows[0] == region.y + first_line + 1  # 1-based screen rows
+        # the page's lines under the picture hold blanks, not half-blocks: the terminal draws the picture
+        assert not picture_rows(app)
+        # scrolling repaints the lines, and the picture's lines are drawn again where they now are
+        sent.clear()
+        await pilot.press("down")
+        await wait_until(pilot, lambda: bool(sent))
+        again = sorted({int(row) for row, *_ in re.findall(r"\x1b\[(\d+);(\d+)H\x1bP", "".join(sent))})
+        assert again and again[0] == rows[0] - 1

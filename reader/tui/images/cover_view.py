@@ -15,6 +15,7 @@ from reader.domain.images import fit_cells
 from reader.domain.models import Book
 from reader.tui.images.picture_cache import PictureCache
 from reader.tui.images.protocol import OFF
+from reader.tui.images.render import DrawnPicture
 
 COVER_ROWS = 8
 """Rows the cover takes (its width follows from its shape)."""
@@ -61,7 +62,7 @@ class CoverView(Widget, can_focus=False):
             return
         cached = COVERS.get((book.id,))
         if cached is not None:
-            self._show(cached)
+            self._show(cached.strips)
             return
         self.run_worker(lambda: self._draw(book.id), thread=True, exclusive=True, group="cover")
 
@@ -80,8 +81,6 @@ class CoverView(Widget, can_focus=False):
             except PictureError:
                 strips = None
         if not get_current_worker().is_cancelled:
-            if strips is not None:
-                COVERS.put((book_id,), strips)
             self.post_message(self.CoverDrawn(book_id, strips))
 
     def on_cover_view_cover_drawn(self, event: CoverDrawn) -> None:
@@ -91,6 +90,7 @@ class CoverView(Widget, can_focus=False):
         if event.strips is None:
             self.display = False
             return
+        COVERS.put((event.book_id,), DrawnPicture(event.strips))
         self._show(event.strips)
 
     def _show(self, strips: list[Strip]) -> None:

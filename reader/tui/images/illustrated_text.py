@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.segment import Segment
 from rich.style import Style
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 from textual.worker import get_current_worker
@@ -17,6 +17,7 @@ from reader.tui.images.figures import Figure
 from reader.tui.images.picture_cache import PictureCache
 from reader.tui.images.protocol import CELLS, DEFAULT_CELL_PIXELS, OFF
 from reader.tui.images.render import DrawnPicture
+from reader.tui.images.sixel import RESTORE_CURSOR, SAVE_CURSOR, placed
 from reader.tui.page_selection import PageLines
 from reader.tui.widgets.page_text import PageText
 
@@ -60,6 +61,9 @@ class IllustratedPageText(PageText):
         self._base: list[Strip] = []
         self._deferring = False
         self._caption: tuple[str, Style] = ("", Style())
+        self._sixel_marks: dict[int, tuple[str, int]] = {}
+        self._sixel_rows: dict[int, tuple[str, int]] = {}
+        """Line index -> (its part of a Sixel picture, the picture's indent) for the page on screen."""
         self._shown_at = 0.0
 
     # --- what the page shows -----------------------------------------------------------------------
@@ -117,6 +121,7 @@ class IllustratedPageText(PageText):
         finally:
             self._deferring = False
         self._base = self._strips
+        self._sixel_rows = {}
         if self.figures and self._wrapped_width > 0:
             self._splice()
 
@@ -127,6 +132,7 @@ class IllustratedPageText(PageText):
     def _splice(self) -> None:
         """The wrapped text with a block per picture inserted before the line holding its offset."""
         width = self._wrapped_width
+        self._sixel_marks = {}
         strips = list(self._base)
         plain = self.content.plain
         lines = PageLines.from_lines(plain, [strip.text for strip in strips])
@@ -137,6 +143,8 @@ class IllustratedPageText(PageText):
                 at += 1  # stands inside a line (a loose offset): after it
             strips[at:at] = self._block(figure, width)
         self._strips = strips
+        marks = self._sixel_marks
+        self._sixel_rows = {n: marks[id(s)] for n, s in enumerate(strips) if id(s) in marks} if marks else {}
         self._set_virtual_size(Size(width, len(strips)))
 
     def _picture_size(self, figure: Figure, width: int) -> tuple[int, int]:
@@ -145,12 +153,37 @@ class IllustratedPageText(PageText):
     def _block(self, figure: Figure, width: int) -> list[Strip]:
         """The picture's lines (drawn, or a frame with its alt text until then), its caption, a blank line."""
         columns, rows = self._picture_size(figure, width)
-        drawn = self.cache.get((figure.key, columns, rows, self.protocol)) if columns else None
+        picture = self.cache.get((figure.key, columns, rows, self.protocol)) if columns else None
         style = self.rich_style
-        if drawn is None:
+        if picture is None:
             drawn = frame(figure.alt, self.failed.get(figure.key, ""), width, rows, columns, style)
+        else:
+            drawn = picture.strips
+            pad = max(0, (width - columns) // 2)
+            for strip, sixel in zip(drawn, picture.sixels, strict=False):
+                self._sixel_marks[id(strip)] = (sixel, pad)
         caption = Strip([Segment(_clip(CAPTION_MARK + figure.alt, width), style + self._caption_style())])
         return [*drawn, caption, Strip.blank(width, style)]
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        strips = super().render_lines(crop)
+        if self._sixel_rows:
+            self._paint_sixels(crop)
+        return strips
+
+    def _paint_sixels(self, crop: Region) -> None:
+        """After the frame that repaints `crop` (blanks where Sixel pictures stand), draw their lines."""
+        region = self.content_region
+        top = self.styles.padding.top
+        parts = []
+        for y in range(max(crop.y, top), min(crop.bottom, top + region.height)):
+            part = self._sixel_rows.get(self.scroll_offset.y + y - top)
+            if part is not None:
+                sixel, pad = part
+                parts.append(placed(sixel, region.x + pad, region.y + y - top))
+        if parts:
+            data = SAVE_CURSOR + "".join(parts) + RESTORE_CURSOR
+            self.call_after_refresh(self.write_terminal, data)
 
     def _caption_style(self) -> Style:
         """Italic in the theme's `$picture-caption` colour (looked up once per theme)."""
@@ -201,7 +234,7 @@ class IllustratedPageText(PageText):
                 if not columns:
                     raise PictureError("its size is unknown")
                 picture = scaled(image, width, height, letterbox=figure.whole_page)
-                drawn = draw_picture(protocol, picture, columns, rows, pad)
+                drawn = draw_picture(protocol, picture, columns, rows, pad, self.cell_pixels)
             except PictureError as error:
                 self.post_message(self.PictureDrawn(token, figure.key, key, None, str(error)))
                 continue
@@ -218,7 +251,7 @@ class IllustratedPageText(PageText):
             if drawn.transmit:
                 self.write_terminal(drawn.transmit)
             release = drawn.release
-            self.cache.put(event.cache_key, drawn.strips, (lambda: self.write_terminal(release)) if release else None)
+            self.cache.put(event.cache_key, drawn, (lambda: self.write_terminal(release)) if release else None)
         if event.error:
             self.failed[event.key] = event.error
             if event.key not in self.noticed:

@@ -1,4 +1,4 @@
-"""Drawn pictures kept by size, bounded by the cells they hold; least recently shown go first."""
+"""Drawn pictures kept by size, bounded by what they hold; least recently shown go first."""
 
 from __future__ import annotations
 
@@ -6,37 +6,44 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from textual.strip import Strip
+from reader.tui.images.render import DrawnPicture
 
 MAX_CACHED_CELLS = 64_000
 """About eighty pictures of 50 x 16 cells: pages turned back to draw at once, memory stays bounded (a
 half-block cell of a detailed picture costs a few hundred bytes of strips)."""
+SIXEL_CHARS_PER_CELL = 8
+"""Sixel data counts against the bound as one cell per this many characters."""
+
+
+def picture_cost(picture: DrawnPicture) -> int:
+    """What a drawn picture counts against the bound: its cells, and its Sixel data."""
+    return sum(strip.cell_length for strip in picture.strips) + sum(map(len, picture.sixels)) // SIXEL_CHARS_PER_CELL
 
 
 class PictureCache:
-    """Strips of drawn pictures by (figure key, columns, rows, protocol). Used on the UI thread only: a
-    dropped picture's `release` (freeing it in the terminal) runs where it is dropped."""
+    """Drawn pictures by (figure key, columns, rows, protocol). Used on the UI thread only: a dropped
+    picture's `release` (freeing it in the terminal) runs where it is dropped."""
 
     def __init__(self, max_cells: int = MAX_CACHED_CELLS) -> None:
         self.max_cells = max_cells
         self.cells = 0
-        self._entries: OrderedDict[tuple[Any, ...], tuple[list[Strip], Callable[[], None] | None]] = OrderedDict()
+        self._entries: OrderedDict[tuple[Any, ...], tuple[DrawnPicture, Callable[[], None] | None]] = OrderedDict()
 
-    def get(self, key: tuple[Any, ...]) -> list[Strip] | None:
+    def get(self, key: tuple[Any, ...]) -> DrawnPicture | None:
         entry = self._entries.get(key)
         if entry is None:
             return None
         self._entries.move_to_end(key)
         return entry[0]
 
-    def put(self, key: tuple[Any, ...], strips: list[Strip], release: Callable[[], None] | None = None) -> None:
+    def put(self, key: tuple[Any, ...], picture: DrawnPicture, release: Callable[[], None] | None = None) -> None:
         if key in self._entries:
             return
-        self._entries[key] = (strips, release)
-        self.cells += _cells(strips)
+        self._entries[key] = (picture, release)
+        self.cells += picture_cost(picture)
         while self.cells > self.max_cells and len(self._entries) > 1:
             _, (dropped, dropped_release) = self._entries.popitem(last=False)
-            self.cells -= _cells(dropped)
+            self.cells -= picture_cost(dropped)
             if dropped_release is not None:
                 dropped_release()
 
@@ -50,7 +57,3 @@ class PictureCache:
 
     def __len__(self) -> int:
         return len(self._entries)
-
-
-def _cells(strips: list[Strip]) -> int:
-    return sum(strip.cell_length for strip in strips)
