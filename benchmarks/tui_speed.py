@@ -586,6 +586,7 @@ def images_child(db_path: str, book_id: str, turns: int, started: float) -> None
         app._display = original
         result["turn_ms"], result["picture_ms"] = text_ms, picture_ms
         result["cached_pictures"] = len(text.cache)
+        result["pil_after_turns"] = int("PIL.Image" in sys.modules)
         result["rss_end_mb"] = rss_mb()
         app.exit()
 
@@ -636,8 +637,11 @@ def report_images(workdir: Path, env: dict[str, str], args: argparse.Namespace) 
         f"first page, until the screen is idle (median of {args.runs}): with a picture "
         f"{statistics.median(starts[True]):.0f} ms, without {statistics.median(starts[False]):.0f} ms "
         f"({paired_ratio(starts[True], starts[False]):.2f}x; target within 1.10x); its 1 MP picture drawn "
-        f"{statistics.median(first_picture):.0f} ms after the text (target 100 ms)"
+        f"{statistics.median(first_picture):.0f} ms after the text (target 100 ms; runs: "
+        f"{', '.join(f'{p:.0f}' for p in first_picture)})"
     )
+    plain_start = run(ids[False], 0)
+    print(f"PIL imported by the time a page without pictures is idle: {'yes' if plain_start['pil_at_start'] else 'no'}")
     turns = {pictures: run(ids[pictures], args.picture_turns) for pictures in (True, False)}
     with_pictures, plain = turns[True], turns[False]
     t, p, q = with_pictures["turn_ms"], with_pictures["picture_ms"], plain["turn_ms"]

@@ -41,7 +41,7 @@ class PdfFigures:
         try:
             import pypdfium2
         except ImportError:
-            raise ReaderError("Drawing PDF pages needs pypdfium2: pip install 'reader[ocr]'.") from None
+            raise ReaderError("Drawing PDF pages needs pypdfium2 (a dependency of reader): reinstall reader.") from None
         if self._path != source_path:
             self.close()
             if not Path(source_path).is_file():

@@ -17,7 +17,6 @@ from reader.tui.images.figures import Figure
 from reader.tui.images.picture_cache import PictureCache
 from reader.tui.images.protocol import CELLS, DEFAULT_CELL_PIXELS, OFF
 from reader.tui.images.render import DrawnPicture
-from reader.tui.images.sixel import RESTORE_CURSOR, SAVE_CURSOR, placed
 from reader.tui.page_selection import PageLines
 from reader.tui.widgets.page_text import PageText
 
@@ -173,6 +172,8 @@ class IllustratedPageText(PageText):
 
     def _paint_sixels(self, crop: Region) -> None:
         """After the frame that repaints `crop` (blanks where Sixel pictures stand), draw their lines."""
+        from reader.tui.images.sixel import RESTORE_CURSOR, SAVE_CURSOR, placed
+
         region = self.content_region
         top = self.styles.padding.top
         parts = []
