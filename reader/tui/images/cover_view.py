@@ -9,11 +9,11 @@ from rich.style import Style
 from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.worker import get_current_worker
 
 from reader.domain.images import fit_cells
 from reader.domain.models import Book
 from reader.tui.images.picture_cache import PictureCache
+from reader.tui.images.picture_thread import submit
 from reader.tui.images.protocol import OFF
 from reader.tui.images.render import DrawnPicture
 
@@ -64,9 +64,11 @@ class CoverView(Widget, can_focus=False):
         if cached is not None:
             self._show(cached.strips)
             return
-        self.run_worker(lambda: self._draw(book.id), thread=True, exclusive=True, group="cover")
+        submit(lambda: self._draw(book.id))
 
     def _draw(self, book_id: str) -> None:
+        if self.book is None or self.book.id != book_id:
+            return  # another book is highlighted by now
         from reader.tui.images.cells import halfblock_strips
         from reader.tui.images.decode import PictureError, open_picture, scaled
 
@@ -80,8 +82,7 @@ class CoverView(Widget, can_focus=False):
                 strips = halfblock_strips(picture, columns, rows)
             except PictureError:
                 strips = None
-        if not get_current_worker().is_cancelled:
-            self.post_message(self.CoverDrawn(book_id, strips))
+        self.post_message(self.CoverDrawn(book_id, strips))
 
     def on_cover_view_cover_drawn(self, event: CoverDrawn) -> None:
         event.stop()

@@ -11,10 +11,10 @@ from rich.style import Style
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
-from textual.worker import get_current_worker
 
 from reader.tui.images.figures import Figure
 from reader.tui.images.picture_cache import PictureCache
+from reader.tui.images.picture_thread import submit
 from reader.tui.images.protocol import CELLS, DEFAULT_CELL_PIXELS, OFF
 from reader.tui.images.render import DrawnPicture
 from reader.tui.page_selection import PageLines
@@ -77,7 +77,7 @@ class IllustratedPageText(PageText):
             self.call_after_refresh(self._draw, self.token)
         if find is not None and self.protocol != OFF:
             token = self.token
-            self.run_worker(lambda: self._find_in_thread(token, find), thread=True, exclusive=True, group="figures")
+            submit(lambda: self._find_in_thread(token, find))
 
     def _drawable(self, figures: list[Figure]) -> list[Figure]:
         """With images "off" only a whole page asked for with `p` is drawn (pictures show as alt text)."""
@@ -96,6 +96,8 @@ class IllustratedPageText(PageText):
             self.figures = figures
 
     def _find_in_thread(self, token: int, find: Callable[[], list[Figure]]) -> None:
+        if token != self.token:
+            return  # the reader has turned on
         try:
             figures = find()
         except Exception:  # noqa: BLE001 - no figures found is no figures shown; the text is all there
@@ -213,9 +215,7 @@ class IllustratedPageText(PageText):
             if self.cache.get((figure.key, columns, rows, self.protocol)) is None:
                 jobs.append((figure, columns, rows, max(0, (width - columns) // 2)))
         if jobs:
-            self.run_worker(
-                lambda: self._draw_in_thread(token, jobs), thread=True, exclusive=True, group="pictures"
-            )
+            submit(lambda: self._draw_in_thread(token, jobs))
         else:
             self.last_draw_seconds = time.perf_counter() - self._shown_at
 
@@ -223,11 +223,10 @@ class IllustratedPageText(PageText):
         from reader.tui.images.decode import PictureError, scaled
         from reader.tui.images.render import draw_picture, pixel_size
 
-        worker = get_current_worker()
         protocol = self.protocol
         for figure, columns, rows, pad in jobs:
-            if worker.is_cancelled:
-                return
+            if token != self.token:
+                return  # the reader has turned on: this page's pictures are not wanted now
             key = (figure.key, columns, rows, protocol)
             try:
                 width, height = pixel_size(protocol, columns, rows, self.cell_pixels)

@@ -20,33 +20,35 @@ def page_figures(services: Any, session: ReadingSession, whole_page: bool) -> tu
     book, number = session.book, session.number
     if book.format == "pdf":
         if whole_page:
-            return [whole_pdf_page(services, book.source_path, number, session.label(number))], None
+            return [whole_pdf_page(services.pdf_figures, book.source_path, number, session.label(number))], None
         page = session.pages[number - 1] if 1 <= number <= len(session.pages) else None
         if page is None or page.visuals.image_count == 0:
             return [], None
         text = session.text(number)
-        return [], lambda: pdf_figures(services, book.id, book.source_path, number, text)
+        source = services.pdf_figures  # one PDFium document for the app, used from the picture thread
+        return [], lambda: pdf_figures(source, book.id, book.source_path, number, text)
     images = services.images.on_page(book.id, number)
     if not images:
         return [], None
     return stored_figures(lambda image_id: services.images.data(image_id), book.id, images), None
 
 
-def whole_pdf_page(services: Any, path: str, number: int, label: str) -> Figure:
+def whole_pdf_page(source: Any, path: str, number: int, label: str) -> Figure:
     """Page `number` of a PDF drawn whole."""
     return Figure(
         ("pdf-page", path, number),
         0,
         f"p. {label} as printed (p: back to the text)",
         *PAGE_SHAPE,
-        lambda size: services.pdf_figures.render(path, number),
+        lambda size: source.render(path, number),
         whole_page=True,
     )
 
 
-def pdf_figures(services: Any, book_id: str, path: str, number: int, text: str) -> list[Figure]:
-    """The images on a PDF page as figures, each before the paragraph nearest where it stands (run in a worker)."""
-    found = services.pdf_figures.figures(path, number)
+def pdf_figures(source: Any, book_id: str, path: str, number: int, text: str) -> list[Figure]:
+    """The images on a PDF page as figures, each before the paragraph nearest where it stands (run off
+    the UI thread); `source` is the app's PdfFigures."""
+    found = source.figures(path, number)
     figures = []
     for index, figure in enumerate(found):
         offset = paragraph_start(text, round(figure.text_before * len(text)))
@@ -58,7 +60,7 @@ def pdf_figures(services: Any, book_id: str, path: str, number: int, text: str) 
                 f"Figure {index + 1} on this page" if len(found) > 1 else "Figure on this page",
                 figure.width,
                 figure.height,
-                lambda size, box=box: services.pdf_figures.render(path, number, box),  # type: ignore[misc]
+                lambda size, box=box: source.render(path, number, box),  # type: ignore[misc]
             )
         )
     return figures
