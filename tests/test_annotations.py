@@ -238,9 +238,7 @@ def test_the_upgrade_gives_existing_bookmarks_the_start_of_their_page_text(tmp_p
     db_path = services.db.path
     services.db.close()
     old = sqlean.connect(str(db_path), isolation_level=None)
-    old.execute("DROP TABLE finished_books")  # made by later steps
-    old.execute("DROP TABLE page_images")
-    old.execute("DROP TABLE image_blobs")
+    old.execute("DROP TABLE finished_books")  # made by a later step
     old.execute("DROP TABLE bookmarks")
     old.execute(
         "CREATE TABLE bookmarks (id INTEGER PRIMARY KEY, book_id TEXT NOT NULL, page INTEGER NOT NULL, "

@@ -372,7 +372,7 @@ last page. Books finished before this step get the date they were last read. No 
 replaces the book's row); removing the book deletes it."""
 
 _V12_BOOK_IMAGES = """
-CREATE TABLE image_blobs (
+CREATE TABLE IF NOT EXISTS image_blobs (
     id         INTEGER PRIMARY KEY,
     book_id    TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
     hash       TEXT NOT NULL,
@@ -382,7 +382,7 @@ CREATE TABLE image_blobs (
     data       BLOB NOT NULL,
     UNIQUE (book_id, hash)
 );
-CREATE TABLE page_images (
+CREATE TABLE IF NOT EXISTS page_images (
     id       INTEGER PRIMARY KEY,
     book_id  TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
     page     INTEGER NOT NULL,
@@ -391,7 +391,7 @@ CREATE TABLE page_images (
     alt      TEXT NOT NULL DEFAULT '',
     cover    INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX page_images_by_page ON page_images(book_id, page);
+CREATE INDEX IF NOT EXISTS page_images_by_page ON page_images(book_id, page);
 """
 """The pictures of a book: `image_blobs` holds each distinct picture once per book (`hash` of its bytes,
 the pixels its header declares, 0 when unreadable), `page_images` where each stands: its page (0: a
