@@ -40,7 +40,7 @@ async def test_an_epub_picture_is_drawn_in_cells_between_its_paragraphs(tmp_path
         app = pilot.app
         text = app.query_one(IllustratedPageText)
         assert app.picture_protocol == "cells"
-        await wait_until(pilot, lambda: text.pictures_drawn >= 2 and len(text.failed) == 1)
+        await wait_until(pilot, lambda: text.settled() and len(text.failed) == 1)
         shown = lines(app)
         rows = [n for n in picture_rows(app) if n > shown.index("Down the Rabbit-Hole")]
         assert rows, shown
@@ -69,7 +69,7 @@ async def test_text_selection_still_maps_to_the_text_around_a_picture(tmp_path: 
     services, book_id = imported(write_illustrated_epub(tmp_path / "alice.epub"))
     async with ReaderApp(services, book_id=book_id).run_test(size=SIZE) as pilot:
         text = pilot.app.query_one(IllustratedPageText)
-        await wait_until(pilot, lambda: text.pictures_drawn >= 1)
+        await wait_until(pilot, lambda: text.settled() and bool(text.failed))
         page = text.lines()
         shown = lines(pilot.app)
         rows = [n for n in picture_rows(pilot.app) if n > shown.index("Down the Rabbit-Hole")]
@@ -83,7 +83,7 @@ async def test_fb2_pictures_are_drawn(tmp_path: Path, kind: str) -> None:
     services, book_id = imported(write_illustrated_fb2(tmp_path / "atlas.fb2"))
     async with ReaderApp(services, book_id=book_id).run_test(size=SIZE) as pilot:
         text = pilot.app.query_one(IllustratedPageText)
-        await wait_until(pilot, lambda: text.pictures_drawn >= 1)
+        await wait_until(pilot, lambda: text.settled() and bool(text.figures))
         assert picture_rows(pilot.app)
         assert any("A map of the steppe" in line for line in lines(pilot.app))
 
@@ -123,11 +123,11 @@ async def test_p_shows_a_pdf_page_as_printed_and_p_again_the_text(tmp_path: Path
         app = pilot.app
         text = app.query_one(IllustratedPageText)
         # the page's figure is found and drawn in its text
-        await wait_until(pilot, lambda: text.pictures_drawn >= 1)
-        assert picture_rows(app)
+        await wait_until(pilot, lambda: bool(text.figures) and text.settled())
+        assert picture_rows(app), text.failed
         assert "Figure on this page" in "\n".join(lines(app))
         await pilot.press("p")
-        await wait_until(pilot, lambda: any("as printed" in line for line in lines(app)) and text.pictures_drawn >= 2)
+        await wait_until(pilot, lambda: any("as printed" in line for line in lines(app)) and text.settled())
         assert text.text == ""
         assert len(picture_rows(app)) > 20
         await pilot.press("p")

@@ -55,6 +55,7 @@ class IllustratedPageText(PageText):
         self.token = 0
         """Counts pages shown: a picture drawn for an earlier page is dropped."""
         self.pictures_drawn = 0
+        """Pictures drawn on this widget so far (not those that failed: see `failed`)."""
         self.last_draw_seconds = 0.0
         """How long the last picture drawn took after its page's text was on screen (for the benchmark)."""
         self._base: list[Strip] = []
@@ -148,6 +149,19 @@ class IllustratedPageText(PageText):
         self._sixel_rows = {n: marks[id(s)] for n, s in enumerate(strips) if id(s) in marks} if marks else {}
         self._set_virtual_size(Size(width, len(strips)))
 
+    def settled(self) -> bool:
+        """Whether every picture of the page on screen is drawn or known not to draw."""
+        width = self._wrapped_width
+        if width <= 0:
+            return False
+        for figure in self.figures:
+            if figure.key in self.failed or self.protocol == OFF and not figure.whole_page:
+                continue
+            columns, rows = self._picture_size(figure, width)
+            if not columns or self.cache.get((figure.key, columns, rows, self.protocol)) is None:
+                return False
+        return True
+
     def _picture_size(self, figure: Figure, width: int) -> tuple[int, int]:
         return figure.cells(width, self.scrollable_content_region.height or 24)
 
@@ -204,6 +218,9 @@ class IllustratedPageText(PageText):
             return
         self._shown_at = time.perf_counter()  # the page's text is on screen: the pictures follow from here
         width = self._wrapped_width or self.scrollable_content_region.width
+        if width <= 0:  # not laid out yet (figures found before the first layout): after it
+            self.call_after_refresh(self._draw, token)
+            return
         jobs = []
         for figure in self.figures:
             columns, rows = self._picture_size(figure, width)
@@ -260,12 +277,18 @@ class IllustratedPageText(PageText):
                 self.notify(f"{alt}: {event.error}; its alt text is shown.", severity="warning", timeout=5)
         if event.token != self.token:
             return
-        self.pictures_drawn += 1
+        if drawn is not None:
+            self.pictures_drawn += 1
         self.last_draw_seconds = time.perf_counter() - self._shown_at
         if self._wrapped_width > 0:
             self._splice()
             self.refresh()
 
+
+    def on_unmount(self) -> None:
+        services = getattr(self.app, "services", None)
+        if services is not None:
+            submit(services.pdf_figures.close)  # PDFium is used from the picture thread only
 
     def write_terminal(self, data: str) -> None:
         """Send escape sequences to the terminal, in order with the screen's updates (none when headless)."""
