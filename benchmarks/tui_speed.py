@@ -595,6 +595,29 @@ def images_child(db_path: str, book_id: str, turns: int, started: float) -> None
     print(json.dumps(result))
 
 
+def tmux_pictures(db_path: Path, env: dict[str, str], title: str, needle: str, runs: int) -> dict:
+    """`reader open TITLE` in tmux: ms from launch until `needle` (the page's text) is on screen, then until
+    half-block cells of its picture are; and the screen's rows then (to check where the picture stands)."""
+    reader = Path(sys.executable).with_name("reader")
+    command = f"env READER_DB={db_path} READER_CONFIG={env['READER_CONFIG']} {reader} open '{title}'"
+    texts, pictures, screen = [], [], ""
+    for run in range(runs):
+        session = f"pictures{os.getpid()}_{run}"
+        try:
+            text_ms, watcher = tmux_start(session, command, [needle])
+            shown = time.perf_counter()
+            try:
+                picture_ms = text_ms + (watcher.wait(["▀▀▀▀"]) - shown) * 1000
+            finally:
+                watcher.close()
+            texts.append(text_ms)
+            pictures.append(picture_ms)
+            screen = tmux("capture-pane", "-p", "-t", session)
+        finally:
+            tmux("kill-session", "-t", session)
+    return {"text_ms": texts, "picture_ms": pictures, "screen": screen}
+
+
 def report_images(workdir: Path, env: dict[str, str], args: argparse.Namespace) -> None:
     """Pictures on the page: the same book with a 1 MP picture on every page against none."""
     sys.path.insert(0, str(Path(__file__).parent))
@@ -624,6 +647,7 @@ def report_images(workdir: Path, env: dict[str, str], args: argparse.Namespace) 
         out = subprocess.run(command, env=local, capture_output=True, text=True, check=True)
         return json.loads(out.stdout.strip().splitlines()[-1])
 
+    reset_position(db_path)
     run(ids[True], 0)  # warm the file cache
     starts: dict[bool, list[float]] = {True: [], False: []}
     first_picture: list[float] = []
@@ -642,6 +666,7 @@ def report_images(workdir: Path, env: dict[str, str], args: argparse.Namespace) 
     )
     plain_start = run(ids[False], 0)
     print(f"PIL imported by the time a page without pictures is idle: {'yes' if plain_start['pil_at_start'] else 'no'}")
+    reset_position(db_path)
     turns = {pictures: run(ids[pictures], args.picture_turns) for pictures in (True, False)}
     with_pictures, plain = turns[True], turns[False]
     t, p, q = with_pictures["turn_ms"], with_pictures["picture_ms"], plain["turn_ms"]
@@ -653,6 +678,18 @@ def report_images(workdir: Path, env: dict[str, str], args: argparse.Namespace) 
         f"picture drawn after the turn's text: p50 {pct(p, 0.5):.0f} ms, p90 {pct(p, 0.9):.0f} ms, "
         f"max {max(p):.0f} ms (a 1 MP JPEG in half-block cells)"
     )
+    if not args.no_tmux and shutil.which("tmux") and Path(sys.executable).with_name("reader").exists():
+        needle = "Chapter 1"
+        reset_position(db_path)
+        real = tmux_pictures(db_path, local, "Plates", needle, args.runs)
+        rows = real["screen"].splitlines()
+        blocks = sum("▀▀▀▀" in row for row in rows)
+        print(
+            f"tmux {SIZE[0]}x{SIZE[1]} (half-block cells; tmux passes no graphics protocol through): launch to the "
+            f"page's text {statistics.median(real['text_ms']):.0f} ms, to its picture "
+            f"{statistics.median(real['picture_ms']):.0f} ms (median of {args.runs}); {blocks} rows of the picture "
+            "on screen under its first paragraph"
+        )
     print(
         f"RSS after {len(t)} illustrated turns: {with_pictures['rss_end_mb']:.0f} MB "
         f"({with_pictures['cached_pictures']} pictures cached; target under 150 MB); the same turns without "

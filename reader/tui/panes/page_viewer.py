@@ -169,8 +169,8 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
             self.refresh_bindings()
 
     def hint_visible(self, binding: Binding) -> bool | None:
-        """Whether the key hints show `binding` (None: as its `show` says): `o` on a page with figures."""
-        return self.figures_shown if binding.action == "open_page" else None
+        """Whether the key hints show `binding` (None: as its `show` says): `o` and `p` on a PDF page with figures."""
+        return self.figures_shown if binding.action in ("open_page", "page_picture") else None
 
     def refresh_header(self) -> None:
         """Describe the page again (after the reading position changed)."""
