@@ -534,6 +534,9 @@ def report_turns(db_path: Path, env: dict[str, str], args: argparse.Namespace) -
 def images_child(db_path: str, book_id: str, turns: int, started: float) -> None:
     """Run in a fresh process: open `book_id`, time the first page's text and pictures, then `turns` page
     turns (text painted, pictures drawn), and the memory after them."""
+    from reader.startup import pause_collector
+
+    pause_collector()  # as `reader open` does
     from textual import events
 
     from reader.services import Services

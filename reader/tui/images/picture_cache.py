@@ -8,9 +8,10 @@ from typing import Any
 
 from reader.tui.images.render import DrawnPicture
 
-MAX_CACHED_CELLS = 64_000
-"""About eighty pictures of 50 x 16 cells: pages turned back to draw at once, memory stays bounded (a
-half-block cell of a detailed picture costs a few hundred bytes of strips)."""
+MAX_CACHED_CELLS = 40_000
+"""About fifty pictures of 50 x 16 cells: pages turned back to draw at once, memory stays bounded (a
+half-block cell of a detailed picture costs a few hundred bytes of strips, and every one is an object
+the garbage collector walks)."""
 SIXEL_CHARS_PER_CELL = 8
 """Sixel data counts against the bound as one cell per this many characters."""
 
