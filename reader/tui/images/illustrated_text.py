@@ -139,11 +139,12 @@ class IllustratedPageText(PageText):
         plain = self.content.plain
         lines = PageLines.from_lines(plain, [strip.text for strip in strips])
         placed = sorted(enumerate(self.figures), key=lambda pair: (pair[1].offset, pair[0]), reverse=True)
+        style, pane_rows = self.rich_style, self.scrollable_content_region.height or 24
         for _, figure in placed:
             at = len(strips) if figure.offset >= len(plain) or not strips else lines.line_of(figure.offset)
             if at < len(strips) and lines.starts[at] < figure.offset and lines.ends[at] > lines.starts[at]:
                 at += 1  # stands inside a line (a loose offset): after it
-            strips[at:at] = self._block(figure, width)
+            strips[at:at] = self._block(figure, width, style, pane_rows)
         self._strips = strips
         marks = self._sixel_marks
         self._sixel_rows = {n: marks[id(s)] for n, s in enumerate(strips) if id(s) in marks} if marks else {}
@@ -165,11 +166,10 @@ class IllustratedPageText(PageText):
     def _picture_size(self, figure: Figure, width: int) -> tuple[int, int]:
         return figure.cells(width, self.scrollable_content_region.height or 24)
 
-    def _block(self, figure: Figure, width: int) -> list[Strip]:
+    def _block(self, figure: Figure, width: int, style: Style, pane_rows: int) -> list[Strip]:
         """The picture's lines (drawn, or a frame with its alt text until then), its caption, a blank line."""
-        columns, rows = self._picture_size(figure, width)
+        columns, rows = figure.cells(width, pane_rows)
         picture = self.cache.get((figure.key, columns, rows, self.protocol)) if columns else None
-        style = self.rich_style
         if picture is None:
             drawn = frame(figure.alt, self.failed.get(figure.key, ""), width, rows, columns, style)
         else:
