@@ -533,6 +533,175 @@ def report_turns(db_path: Path, env: dict[str, str], args: argparse.Namespace) -
     )
 
 
+def images_child(db_path: str, book_id: str, turns: int, started: float) -> None:
+    """Run in a fresh process: open `book_id`, time the first page's text and pictures, then `turns` page
+    turns (text painted, pictures drawn), and the memory after them."""
+    from reader.startup import pause_collector
+
+    pause_collector()  # as `reader open` does
+    from textual import events
+
+    from reader.services import Services
+    from reader.tui.app import ReaderApp
+    from reader.tui.images.illustrated_text import IllustratedPageText
+
+    services = Services.open(db_path)
+    app = ReaderApp(services, book_id=book_id)
+    result: dict[str, object] = {}
+
+    async def drive(pilot) -> None:  # noqa: ANN001 - Pilot
+        await pilot.pause()
+        result["settled"] = time.time() - started
+        text = app.query_one(IllustratedPageText)
+        result["pil_at_start"] = int("PIL.Image" in sys.modules)
+        waited = time.perf_counter()
+        while text.figures and text.pictures_drawn < 1 and time.perf_counter() - waited < 5:
+            await asyncio.sleep(0.002)
+        result["first_picture_ms"] = text.last_draw_seconds * 1000 if text.figures else None
+        painted = asyncio.Event()
+        original, console = app._display, app.console
+
+        def display(screen, renderable) -> None:  # noqa: ANN001
+            if renderable is not None and hasattr(renderable, "render_segments"):
+                renderable.render_segments(console)
+            original(screen, renderable)
+            painted.set()
+
+        app._display = display
+        viewer = app.viewer
+        text_ms, picture_ms = [], []
+        for _ in range(turns):
+            before, drawn = viewer.session.number, text.pictures_drawn
+            if before >= viewer.session.page_count:
+                break
+            painted.clear()
+            start = time.perf_counter()
+            app._driver.send_message(events.Key("right", None))
+            while True:
+                await painted.wait()
+                if viewer.session.number != before:
+                    break
+                painted.clear()
+            text_ms.append((time.perf_counter() - start) * 1000)
+            if text.figures:
+                while text.pictures_drawn == drawn and time.perf_counter() - start < 5:
+                    await asyncio.sleep(0.001)
+                picture_ms.append(text.last_draw_seconds * 1000)
+            await asyncio.sleep(0.05)  # a reader's gap between presses: the picture is on screen, the app idle
+        app._display = original
+        result["turn_ms"], result["picture_ms"] = text_ms, picture_ms
+        result["cached_pictures"] = len(text.cache)
+        result["pil_after_turns"] = int("PIL.Image" in sys.modules)
+        result["rss_end_mb"] = rss_mb()
+        app.exit()
+
+    app.run(headless=True, size=SIZE, auto_pilot=drive)
+    services.close()
+    print(json.dumps(result))
+
+
+def tmux_pictures(db_path: Path, env: dict[str, str], title: str, needle: str, runs: int) -> dict:
+    """`reader open TITLE` in tmux: ms from launch until `needle` (the page's text) is on screen, then until
+    half-block cells of its picture are; and the screen's rows then (to check where the picture stands)."""
+    reader = Path(sys.executable).with_name("reader")
+    command = f"env READER_DB={db_path} READER_CONFIG={env['READER_CONFIG']} {reader} open '{title}'"
+    texts, pictures, screen = [], [], ""
+    for run in range(runs):
+        session = f"pictures{os.getpid()}_{run}"
+        try:
+            text_ms, watcher = tmux_start(session, command, [needle])
+            shown = time.perf_counter()
+            try:
+                picture_ms = text_ms + (watcher.wait(["▀▀▀▀"]) - shown) * 1000
+            finally:
+                watcher.close()
+            texts.append(text_ms)
+            pictures.append(picture_ms)
+            screen = tmux("capture-pane", "-p", "-t", session)
+        finally:
+            tmux("kill-session", "-t", session)
+    return {"text_ms": texts, "picture_ms": pictures, "screen": screen}
+
+
+def report_images(workdir: Path, env: dict[str, str], args: argparse.Namespace) -> None:
+    """Pictures on the page: the same book with a 1 MP picture on every page against none."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from picture_pages import write_book
+
+    db_path = workdir / "pictures.db"
+    local = {**env, "READER_DB": str(db_path)}
+    ids = {}
+    for pictures in (True, False):
+        book = write_book(workdir / f"{'plates' if pictures else 'plain'}.epub", args.picture_pages, pictures=pictures)
+        started = time.perf_counter()
+        out = subprocess.run(
+            [sys.executable, "-c", "import sys, json; from reader.services import Services; "
+             "b = Services.open(sys.argv[1]).importer.import_file(__import__('pathlib').Path(sys.argv[2])).book; "
+             "print(b.id)", str(db_path), str(book)],
+            env=local, capture_output=True, text=True, check=True,
+        )
+        ids[pictures] = out.stdout.strip().splitlines()[-1]
+        print(
+            f"import {book.name} ({args.picture_pages} pages{', a 1 MP JPEG on each' if pictures else ''}, "
+            f"{book.stat().st_size / 1e6:.1f} MB): {time.perf_counter() - started:.1f} s"
+        )
+
+    def run(book_id: str, turns: int) -> dict:
+        command = [sys.executable, __file__, "--images-child", str(db_path), "--book", book_id,
+                   "--turns", str(turns), "--started", str(time.time())]
+        out = subprocess.run(command, env=local, capture_output=True, text=True, check=True)
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    reset_position(db_path)
+    run(ids[True], 0)  # warm the file cache
+    starts: dict[bool, list[float]] = {True: [], False: []}
+    first_picture: list[float] = []
+    for _ in range(args.runs):
+        for pictures in (True, False):
+            result = run(ids[pictures], 0)
+            starts[pictures].append(result["settled"] * 1000)
+            if pictures:
+                first_picture.append(result["first_picture_ms"])
+    print(
+        f"first page, until the screen is idle (median of {args.runs}): with a picture "
+        f"{statistics.median(starts[True]):.0f} ms, without {statistics.median(starts[False]):.0f} ms "
+        f"({paired_ratio(starts[True], starts[False]):.2f}x; target within 1.10x); its 1 MP picture drawn "
+        f"{statistics.median(first_picture):.0f} ms after the text (target 100 ms; runs: "
+        f"{', '.join(f'{p:.0f}' for p in first_picture)})"
+    )
+    plain_start = run(ids[False], 0)
+    print(f"PIL imported by the time a page without pictures is idle: {'yes' if plain_start['pil_at_start'] else 'no'}")
+    reset_position(db_path)
+    turns = {pictures: run(ids[pictures], args.picture_turns) for pictures in (True, False)}
+    with_pictures, plain = turns[True], turns[False]
+    t, p, q = with_pictures["turn_ms"], with_pictures["picture_ms"], plain["turn_ms"]
+    print(
+        f"page turn to new text painted ({len(t)} turns): with pictures p50 {pct(t, 0.5):.1f} ms, p90 "
+        f"{pct(t, 0.9):.1f} ms; without p50 {pct(q, 0.5):.1f} ms, p90 {pct(q, 0.9):.1f} ms"
+    )
+    print(
+        f"picture drawn after the turn's text: p50 {pct(p, 0.5):.0f} ms, p90 {pct(p, 0.9):.0f} ms, "
+        f"max {max(p):.0f} ms (a 1 MP JPEG in half-block cells)"
+    )
+    if not args.no_tmux and shutil.which("tmux") and Path(sys.executable).with_name("reader").exists():
+        needle = "Chapter 1"
+        reset_position(db_path)
+        real = tmux_pictures(db_path, local, "Plates", needle, args.runs)
+        rows = real["screen"].splitlines()
+        blocks = sum("▀▀▀▀" in row for row in rows)
+        print(
+            f"tmux {SIZE[0]}x{SIZE[1]} (half-block cells; tmux passes no graphics protocol through): launch to the "
+            f"page's text {statistics.median(real['text_ms']):.0f} ms, to its picture "
+            f"{statistics.median(real['picture_ms']):.0f} ms (median of {args.runs}); {blocks} rows of the picture "
+            "on screen under its first paragraph"
+        )
+    print(
+        f"RSS after {len(t)} illustrated turns: {with_pictures['rss_end_mb']:.0f} MB "
+        f"({with_pictures['cached_pictures']} pictures cached; target under 150 MB); the same turns without "
+        f"pictures: {plain['rss_end_mb']:.0f} MB"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -549,7 +718,15 @@ def main() -> None:
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--bare-child", help=argparse.SUPPRESS)
     parser.add_argument("--started", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--images", action="store_true", help="measure pages with pictures only")
+    parser.add_argument("--picture-pages", type=int, default=220)
+    parser.add_argument("--picture-turns", type=int, default=200)
+    parser.add_argument("--images-child", help=argparse.SUPPRESS)
+    parser.add_argument("--book", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.images_child:
+        images_child(args.images_child, args.book, args.turns, args.started)
+        return
     if args.child:
         child(args.child, args.turns, args.started)
         return
@@ -570,6 +747,11 @@ def main() -> None:
         "XDG_CONFIG_HOME": str(workdir / "config"),
         "PYTHONPATH": str(ROOT),
     }
+    if args.images:
+        report_images(workdir, env, args)
+        if not args.workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return
     if not db_path.exists():
         started = time.perf_counter()
         build_library(db_path, args.books, args.big_pages)

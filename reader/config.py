@@ -42,12 +42,18 @@ class ChatConfig(EndpointSettings):
     model as one-page PDFs when on, else as text with a note that they have figures."""
 
 
+IMAGE_MODES = ("auto", "kitty", "sixel", "cells", "off")
+
+
 @dataclass(frozen=True)
 class UiConfig:
     """[ui]: the app's look."""
 
     theme: str = "reader-dark"
     """Theme name: a file in themes/ or the user themes dir, or a built-in Textual theme."""
+    images: str = "auto"
+    """How pictures are drawn: "auto" (asks the terminal at start-up: Kitty graphics, Sixel, else
+    half-block cells), "kitty", "sixel", "cells" or "off" (the alt text in a frame)."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,8 @@ def load_config(path: Path | None = None) -> Config:
     if unknown:
         raise ReaderError(f"{path}: unknown section [{sorted(unknown)[0]}]; known: {', '.join(sections)}.")
     parsed = {name: _section(cls, data.get(name, {}), name, path) for name, cls in sections.items()}
+    if parsed["ui"].images not in IMAGE_MODES:
+        raise ReaderError(f"{path}: [ui] images must be one of {', '.join(IMAGE_MODES)}.")
     for key in ("tool_calling", "pdf_input"):
         if getattr(parsed["chat"], key) not in {"auto", "on", "off"}:
             raise ReaderError(f"{path}: [chat] {key} must be auto, on or off.")

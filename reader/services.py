@@ -22,12 +22,13 @@ from reader.locations import database_path
 if TYPE_CHECKING:
     from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
     from reader.adapters.llm.litellm_chat import LitellmChatModel
+    from reader.adapters.pdf_figures import PdfFigures
     from reader.adapters.sqlite.backup import BackupResult
     from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
     from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
     from reader.adapters.sqlite.enrichment_repository import SqliteEnrichmentRepository
+    from reader.adapters.sqlite.image_repository import SqliteImageRepository
     from reader.adapters.sqlite.library_check import CheckReport
-    from reader.adapters.sqlite.page_image_repository import SqlitePageImageRepository
     from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
     from reader.adapters.sqlite.vector_store import SqliteVectorStore
     from reader.app.chat.chat_with_book import ChatWithBookUseCase
@@ -153,6 +154,20 @@ class Services:
         from reader.adapters.extractors.pdf_page_files import PypdfPageFiles
 
         return PypdfPageFiles()
+
+    @per_thread
+    def images(self) -> SqliteImageRepository:
+        """The pictures stored with books (EPUB, FB2, HTML): by page, the cover, their bytes."""
+        from reader.adapters.sqlite.image_repository import SqliteImageRepository
+
+        return SqliteImageRepository(self.db.conn)
+
+    @per_thread
+    def pdf_figures(self) -> PdfFigures:
+        """A PDF book's figures and whole pages drawn from its file (pypdfium2 loads on first use)."""
+        from reader.adapters.pdf_figures import PdfFigures
+
+        return PdfFigures()
 
     @per_thread
     def pages(self) -> PageLookup:
@@ -400,15 +415,8 @@ class Services:
         from reader.app.library.ocr_pages import OcrPagesUseCase
 
         store = SqlitePageTextStore(self.db.conn)
-        images = BookPageImages(self.page_pictures)
+        images = BookPageImages(self.images)
         return OcrPagesUseCase(self.books, self.chunks, store, images, RapidOcrRecognizer())
-
-    @per_thread
-    def page_pictures(self) -> SqlitePageImageRepository:
-        """The pictures of pages that are images (comics, fixed-layout EPUBs), for the viewer and OCR."""
-        from reader.adapters.sqlite.page_image_repository import SqlitePageImageRepository
-
-        return SqlitePageImageRepository(self.db.conn)
 
     @per_thread
     def library(self) -> LibraryOverviewUseCase:

@@ -294,3 +294,8 @@ def test_page_words_with_accented_names_and_words_match_a_plain_tokeniser() -> N
     lower = [w.replace("\x01", "’") for w in words if "a" <= w[0] <= "z"]
     assert lower == [w for w in expected if "a" <= w[0] <= "z"]
     assert len(words) == len(expected)
+
+
+def test_a_book_without_words_has_an_empty_concept_map() -> None:
+    """Pictures-only books (comics) have pages with no text: the map is empty, not an error."""
+    assert build_concept_map(["", "  ", ""], {}) == []

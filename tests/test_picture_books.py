@@ -42,8 +42,8 @@ def stored_pictures(title: str) -> list[tuple[int, str, bytes]]:
         book = services.find_book(title)
         return [
             (n, picture.media_type, picture.data)
-            for n in sorted(services.page_pictures.pages_with_pictures(book.id))
-            if (picture := services.page_pictures.picture(book.id, n)) is not None
+            for n in sorted(services.images.pages_with_pictures(book.id))
+            if (picture := services.images.picture(book.id, n)) is not None
         ]
     finally:
         services.close()

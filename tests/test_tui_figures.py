@@ -77,7 +77,7 @@ async def test_a_full_page_figure_says_so_and_offers_o(figure_library: tuple[Ser
         await pilot.pause()
         assert app.session.number == 3
         shown = app.query_one(PageText).text
-        assert shown == "(This page is a figure with no text. Press o to open it in the PDF viewer.)"
+        assert shown == "(This page is a figure with no text. Press p to see it as printed, o to open it in the PDF viewer.)"
         assert "Open in PDF viewer" in str(hints.content)
         await pilot.press("right")
         await pilot.pause()

@@ -199,8 +199,10 @@ def info_command(args: argparse.Namespace, services: Services) -> int:
     data["chapters"] = len(services.books.chapters(book.id))
     data["chunks"] = services.chunks.count(book.id)
     data["figure_pages"] = [p.label for p in pages if p.has_figures]
-    data["picture_pages"] = len(services.page_pictures.pages_with_pictures(book.id))
+    data["picture_pages"] = len(services.images.pages_with_pictures(book.id))
     data["encoding"] = book.encoding
+    data["cover"] = services.images.cover(book.id) is not None
+    data["picture_pages"] = len(services.images.pages_with_images(book.id))
     status = services.enrichments.status(book.id)
     data["enriched"] = {
         "pages": status.done,
@@ -247,7 +249,7 @@ def print_book_details(book: Book, services: Services) -> None:
     print(
         f"  time left {in_chapter}{format_minutes(left.book_minutes)} in the book (at {round(wpm)} words a minute)"
     )
-    pictures = len(services.page_pictures.pages_with_pictures(book.id))
+    pictures = len(services.images.pages_with_pictures(book.id))
     if pictures:
         ocr = sum(1 for p in pages if p.text_source)
         print(f"  pictures  {pictures} pages are pictures kept in the library; {ocr} pages have text from OCR")
@@ -260,6 +262,9 @@ def print_book_details(book: Book, services: Services) -> None:
     if status.done or status.failed:
         failed = f", {status.failed} failed" if status.failed else ""
         print(f"  enriched  {status.done} of {status.total} pages with {status.model or '-'}{failed}")
+    cover = "yes" if services.images.cover(book.id) is not None else "none"
+    pictured = len(services.images.pages_with_images(book.id))
+    print(f"  pictures  cover {cover}; {pictured} page{'s' * (pictured != 1)} with pictures")
     print(f"  file      {book.source_path}")
     for warning in book.warnings:
         print(f"  warning   {warning}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from reader.domain.images import BookImage
 from reader.domain.models import NO_VISUALS, PagePicture, PageVisuals
 
 
@@ -42,3 +43,5 @@ class ExtractedBook:
     """How pages were made: "physical" (PDF), "print" (EPUB page-list) or "synthetic"."""
     encoding: str = ""
     """The text encoding a text book was decoded from ("" for formats that declare their own)."""
+    images: list[BookImage] = field(default_factory=list)
+    """The pictures on its pages and its cover, with their bytes (PDF figures are drawn from the file)."""

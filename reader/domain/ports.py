@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # annotations only: a use case importing one port loads no ot
     from reader.domain.concept_refinement import ChapterRefinement
     from reader.domain.enrichment import EnrichmentFailure, EnrichmentStatus, StoredEnrichment
     from reader.domain.extracted import ExtractedBook
+    from reader.domain.images import BookImage
     from reader.domain.knowledge import ConceptEntry, ConceptName, ExtractedConcept
     from reader.domain.models import Book, Chapter, Chunk, Page, PagePicture
     from reader.domain.search import BookVectors, EmbeddingSpace, EmbeddingVector, ScoredChunk, SearchResult
@@ -70,7 +71,7 @@ class BookRepository(Protocol):
         chunks: Sequence[Chunk],
         concepts: Sequence[ExtractedConcept] = (),
         page_texts: Sequence[tuple[int, str, str]] = (),
-        pictures: Mapping[int, PagePicture] | None = None,
+        images: Sequence[BookImage] = (),
     ) -> None:
         """Write a whole book (with its concept map) atomically, replacing an earlier copy but keeping
         the reader's own: its reading position and conversations. `page_texts` ((page, source, text))

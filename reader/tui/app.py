@@ -93,6 +93,12 @@ class ReaderApp(App[None]):
         super().__init__()
         self.services = services
         self.initial_book_id = book_id
+        from reader.tui.images.protocol import cell_pixels, detect_protocol
+
+        # asked here, before the app starts reading the terminal's input
+        self.picture_protocol = detect_protocol(services.config.ui.images)
+        """How pictures are drawn: "kitty", "sixel", "cells" or "off" (decided once, here)."""
+        self.cell_pixels = cell_pixels()
         self.panes = PaneLayout(self)
         # posted, not call_from_thread: that waits for the app, which at exit waits for the writer thread
         self.writes = UiWrites(services, lambda text: self.post_message(WriteFailed(text)))

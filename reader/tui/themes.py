@@ -41,6 +41,7 @@ APP_VARIABLES = {
     "citation": "accent",
     "page-highlight": "warning-muted",
     "page-search-hit": "accent-muted",
+    "picture-caption": "secondary",
 }
 """reader's own CSS variables, each defaulting to a Textual colour a theme file may leave out."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reader.adapters.extractors.book_images import ImageReader, split_ref
 from reader.adapters.extractors.common import plural, shown, title_from_filename
 from reader.adapters.extractors.epub_container import (
     MAX_RATIO,
@@ -17,6 +18,7 @@ from reader.adapters.extractors.epub_container import (
     Package,
     check_drm,
     read_package,
+    resolve_href,
 )
 from reader.adapters.extractors.epub_nav import Navigation, NavPoint, read_nav, read_ncx
 from reader.adapters.extractors.epub_pages import (
@@ -28,7 +30,7 @@ from reader.adapters.extractors.epub_pages import (
 )
 from reader.adapters.extractors.epub_picture_book import is_picture_book, picture_book
 from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS
-from reader.adapters.extractors.xhtml import HEADING_LEVEL, TEXT, parse_xhtml, tokens
+from reader.adapters.extractors.xhtml import HEADING_LEVEL, IMAGE_REF, TEXT, parse_xhtml, tokens
 from reader.domain.book_matter import matter_title
 from reader.domain.errors import ExtractionError
 from reader.domain.extracted import ExtractedBook, ExtractedChapter, ExtractedPage
@@ -82,6 +84,7 @@ class EpubExtractor:
                         f"{shown(path)}: its pages are pictures, but none is in the archive."
                     )
                 return pictured
+            pictures = read_pictures(archive, docs, package.cover_path)
         if not any(kind == TEXT and value.strip() for doc in docs for kind, value in doc.tokens):
             reason = warnings[0].rstrip(".") if warnings else "image-only or empty?"
             raise ExtractionError(f"{shown(path)} contains no readable text ({reason}).")
@@ -104,6 +107,8 @@ class EpubExtractor:
             ExtractedPage(label, text, visuals.get(i, NO_VISUALS))
             for i, (label, text) in enumerate(zip(book.labels, book.texts, strict=True))
         ]
+        images = pictures.images(book.figures, package.cover_path)
+        warnings += pictures.warnings()
         return ExtractedBook(
             title=package.title or title_from_filename(path),
             author=package.author,
@@ -113,6 +118,7 @@ class EpubExtractor:
             chapters=chapters,
             warnings=warnings,
             pagination=pagination,
+            images=images,
         )
 
     def _pages(
@@ -142,6 +148,19 @@ class EpubExtractor:
             if book.markers_found:
                 return book, "print"
         return synthetic_pages(docs, self.target_chars, breaks, levels), "synthetic"
+
+
+def read_pictures(archive: EpubArchive, docs: list[SpineDocument], cover: str | None) -> ImageReader:
+    """Every picture the spine links to (and the cover), read while the archive is open."""
+    pictures = ImageReader(lambda document, link: resolve_href(document, link)[0], archive.read)
+    for doc in docs:
+        for kind, value in doc.tokens:
+            if kind == IMAGE_REF and (link := split_ref(value)[0]):
+                if (key := pictures.locate(doc.path, link)) is not None:
+                    pictures.read(key)
+    if cover is not None:
+        pictures.read(cover)
+    return pictures
 
 
 def page_visuals(book: BookPages) -> dict[int, PageVisuals]:

@@ -53,6 +53,17 @@ class Package:
     ncx_path: str | None = None
     layout: str = ""
     """The book's rendition:layout: "pre-paginated" for a fixed-layout book, else ""."""
+    cover_id: str = ""
+    """The manifest id an EPUB 2 `<meta name="cover">` names ("" when none)."""
+
+    @property
+    def cover_path(self) -> str | None:
+        """The cover picture's path: the EPUB 3 cover-image item, else the EPUB 2 cover meta's item."""
+        for item in self.manifest.values():
+            if "cover-image" in item.properties:
+                return item.path
+        named = self.manifest.get(self.cover_id)
+        return named.path if named is not None and named.media_type.startswith("image/") else None
 
 
 def resolve_href(base_file: str, href: str) -> tuple[str | None, str | None]:
@@ -240,6 +251,8 @@ def _read_metadata(opf: Any, package: Package) -> None:
         return
     roles: dict[str, str] = {}
     for meta in _descendants(metadata, "meta"):
+        if meta.get("name") == "cover" and meta.get("content"):
+            package.cover_id = meta.get("content").strip()
         if meta.get("property") == "role" and meta.get("refines"):
             roles[meta.get("refines").lstrip("#")] = clean_field(meta.text)
         elif meta.get("property") == "rendition:layout" and not meta.get("refines"):

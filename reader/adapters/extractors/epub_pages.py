@@ -12,6 +12,7 @@ from reader.adapters.extractors.xhtml import (
     HEADING,
     HEADING_LEVEL,
     IMAGE,
+    IMAGE_REF,
     PAGEBREAK,
     TEXT,
     Token,
@@ -19,6 +20,17 @@ from reader.adapters.extractors.xhtml import (
 
 Target = tuple[str, str | None]
 """A place in the book: (document path, element id or None for the document's start)."""
+
+
+@dataclass(frozen=True)
+class FigurePlace:
+    """Where an image stands: its 0-based page, the character of the page's text it comes before, the
+    document it is linked from and its IMAGE_REF value (link and alt text)."""
+
+    page: int
+    offset: int
+    document: str
+    ref: str
 
 
 @dataclass(frozen=True)
@@ -44,6 +56,8 @@ class BookPages:
     images: list[tuple[int, float]] = field(default_factory=list)
     heading_places: list[tuple[int, str, int]] = field(default_factory=list)
     """Every h1-h6 heading: (0-based page, text, level); synthetic pages only."""
+    figures: list[FigurePlace] = field(default_factory=list)
+    """Every image with a link or alt text, in reading order."""
 
     def page_of(self, target: Target) -> int | None:
         """The 0-based page of a place (falling back to its document's start), or None if not in the book."""
@@ -66,6 +80,8 @@ class DocumentText:
     heading: str = ""
     images: list[tuple[int, float]] = field(default_factory=list)
     headings: list[tuple[int, str, int]] = field(default_factory=list)
+    refs: list[str] = field(default_factory=list)
+    """Each image's IMAGE_REF value ("" when it had none), in the order of `images`."""
 
 
 def document_paragraphs(stream: list[Token]) -> DocumentText:
@@ -96,6 +112,9 @@ def document_paragraphs(stream: list[Token]) -> DocumentText:
             level = 0
         elif kind == IMAGE:
             doc.images.append((len(doc.paragraphs), _area(value)))
+            doc.refs.append("")
+        elif kind == IMAGE_REF and doc.refs:
+            doc.refs[-1] = value
     flush()
     return doc
 
@@ -146,9 +165,13 @@ def synthetic_pages(
             book.places.setdefault((doc.path, anchor), offset + within)
         # an image belongs to the page of the paragraph after it (the last page after the last one);
         # a document without text (a full-page illustration) gives its images to the next page
-        for index, area in text.images:
+        for (index, area), ref in zip(text.images, text.refs, strict=True):
             within = starts[index] if index < len(starts) else max(len(pages) - 1, 0)
             book.images.append((offset + within, area))
+            if ref:
+                first = starts.index(within) if within in starts else index
+                at = _paragraph_offset(pages[within], text.paragraphs, first, index) if pages else 0
+                book.figures.append(FigurePlace(offset + within, at, doc.path, ref))
         if pages:
             for index, title, level in text.headings:
                 within = starts[index] if index < len(starts) else len(pages) - 1
@@ -158,7 +181,32 @@ def synthetic_pages(
         book.texts.extend(pages)
     book.labels = [str(i) for i in range(1, len(book.texts) + 1)]
     book.images = [(min(page, len(book.texts) - 1), area) for page, area in book.images if book.texts]
+    book.figures = _clamped(book.figures, book.texts)
     return book
+
+
+def _paragraph_offset(page: str, paragraphs: list[str], first: int, index: int) -> int:
+    """Where paragraph `index` starts in the text of the page it starts on, `first` being the page's
+    first paragraph (the page's end after the last); found in order, so repeated paragraphs are told apart."""
+    if index >= len(paragraphs):
+        return len(page)
+    position = 0
+    for number in range(min(first, index), index + 1):
+        found = page.find(paragraphs[number][:60], position)
+        if found < 0:
+            return position
+        position = found if number == index else found + len(paragraphs[number][:60])
+    return position
+
+
+def _clamped(figures: list[FigurePlace], texts: list[str]) -> list[FigurePlace]:
+    """Figures past the last page moved to its end (an illustration closing the book)."""
+    if not texts:
+        return []
+    last = len(texts) - 1
+    return [
+        f if f.page <= last else FigurePlace(last, len(texts[last]), f.document, f.ref) for f in figures
+    ]
 
 
 class _PrintPager:
@@ -172,6 +220,8 @@ class _PrintPager:
         self.pending: list[Target] = []
         self.places: dict[Target, int] = {}
         self.images: list[tuple[int, float]] = []
+        self.figures: list[FigurePlace] = []
+        self.document = ""
 
     def flush(self) -> None:
         if self.buffer:
@@ -198,6 +248,12 @@ class _PrintPager:
         """An image on the page being filled."""
         self.images.append((len(self.pages) - 1, area))
 
+    def image_ref(self, ref: str) -> None:
+        """The link and alt text of the image just met: it stands before the paragraph being filled."""
+        page = self.pages[-1]
+        offset = sum(len(p) for p in page) + 2 * len(page)
+        self.figures.append(FigurePlace(len(self.pages) - 1, offset, self.document, ref))
+
     def text(self, value: str) -> None:
         if self.pending and value.strip():
             self.settle()
@@ -217,6 +273,7 @@ def print_pages(docs: list[SpineDocument], page_list: dict[Target, str] | None) 
     pagebreaks = 0
     for doc in docs:
         pager.flush()
+        pager.document = doc.path
         start: Target = (doc.path, None)
         if page_list is not None and start in page_list:
             found.add(start)
@@ -240,6 +297,8 @@ def print_pages(docs: list[SpineDocument], page_list: dict[Target, str] | None) 
                 headings[doc.path] = value
             elif kind == IMAGE:
                 pager.image(_area(value))
+            elif kind == IMAGE_REF:
+                pager.image_ref(value)
     pager.flush()
     pager.settle()
     texts = ["\n\n".join(page) for page in pager.pages]
@@ -252,4 +311,7 @@ def print_pages(docs: list[SpineDocument], page_list: dict[Target, str] | None) 
         len(found) if page_list is not None else pagebreaks,
         pager.images,
     )
+    book.figures = [
+        FigurePlace(f.page, min(f.offset, len(texts[f.page])), f.document, f.ref) for f in pager.figures
+    ]
     return book

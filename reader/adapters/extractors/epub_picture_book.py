@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from reader.adapters.extractors.book_images import split_ref
 from reader.adapters.extractors.common import plural, title_from_filename
 from reader.adapters.extractors.epub_container import EpubArchive, Package, resolve_href
 from reader.adapters.extractors.epub_nav import Navigation
 from reader.adapters.extractors.epub_pages import SpineDocument
 from reader.adapters.extractors.picture_pages import ocr_warning, picture_type, picture_visuals
 from reader.adapters.extractors.text_cleanup import join_paragraphs, paragraphs_from_tokens
-from reader.adapters.extractors.xhtml import IMAGE, IMAGE_SOURCE, TEXT
+from reader.adapters.extractors.xhtml import IMAGE, IMAGE_REF, TEXT
 from reader.domain.extracted import ExtractedBook, ExtractedChapter, ExtractedPage
 from reader.domain.models import PagePicture
 
@@ -30,18 +31,18 @@ def document_text(doc: SpineDocument) -> str:
 def main_picture(doc: SpineDocument) -> str | None:
     """The link of the document's largest picture (the first of equals), as written in it."""
     best: tuple[float, str] | None = None
-    source: str | None = None
+    area: float | None = None
     for kind, value in doc.tokens:
-        if kind == IMAGE_SOURCE:
-            source = value
-        elif kind == IMAGE and source is not None:
+        if kind == IMAGE:
             try:
                 area = float(value)
             except ValueError:
                 area = 0.0
-            if best is None or area > best[0]:
+        elif kind == IMAGE_REF and area is not None:
+            source = split_ref(value)[0]
+            if source and (best is None or area > best[0]):
                 best = (area, source)
-            source = None
+            area = None
     return best[1] if best else None
 
 

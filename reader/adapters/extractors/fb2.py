@@ -11,6 +11,7 @@ from typing import Any
 
 from lxml import etree
 
+from reader.adapters.extractors.book_images import ImageReader
 from reader.adapters.extractors.common import check_file, check_size, clean_field, shown, title_from_filename
 from reader.adapters.extractors.epub import page_visuals
 from reader.adapters.extractors.epub_container import MAX_RATIO, EpubArchive
@@ -21,6 +22,8 @@ from reader.adapters.extractors.xhtml import (
     BREAK,
     HEADING,
     IMAGE,
+    IMAGE_REF,
+    REF_SEPARATOR,
     TEXT,
     UNKNOWN_IMAGE_AREA,
     Token,
@@ -167,6 +170,8 @@ def walk_body(body: Any, walk: _Walk, base_level: int, note_body: bool) -> None:
         if name == "image":
             walk.images += 1
             walk.current.append((IMAGE, str(UNKNOWN_IMAGE_AREA)))
+            alt = " ".join((element.get("alt") or element.get("title") or "").split())
+            walk.current.append((IMAGE_REF, f"{element.get(XLINK) or ''}{REF_SEPARATOR}{alt}"))
             return
         if name == "a" and element.get("type") == "note":
             text(f"[{element_text(element)}]")
@@ -187,6 +192,36 @@ def walk_body(body: Any, walk: _Walk, base_level: int, note_body: bool) -> None:
         walk.current.append((HEADING, "Notes"))
     for child in body:
         visit(child, 0)
+
+
+def binaries(root: Any) -> ImageReader:
+    """The book's pictures: its base64 `<binary>` elements, found by the id an image's `l:href` names."""
+    by_id = {c.get("id"): c for c in root if local_name(c) == "binary" and c.get("id")}
+
+    def load(key: str) -> bytes | None:
+        import base64
+        import binascii
+
+        element = by_id.get(key)
+        if element is None or not element.text:
+            return None
+        try:
+            return base64.b64decode("".join(element.text.split()), validate=False)
+        except (binascii.Error, ValueError):
+            return None
+
+    def locate(document: str, link: str) -> str | None:
+        return link[1:] if link.startswith("#") else None
+
+    return ImageReader(locate, load)
+
+
+def cover_id(root: Any) -> str | None:
+    """The binary id description/title-info/coverpage's image names."""
+    page = _child(root, "description", "title-info", "coverpage")
+    image = next((c for c in page if local_name(c) == "image"), None) if page is not None else None
+    href = image.get(XLINK) if image is not None else None
+    return href[1:] if href and href.startswith("#") else None
 
 
 class Fb2Extractor:
@@ -219,6 +254,9 @@ class Fb2Extractor:
                 chapters.append(ExtractedChapter(heading, page + 1, level))
         warnings = ["Read the malformed FB2 leniently (text may be incomplete)."] if malformed else []
         visuals = page_visuals(pages)
+        pictures = binaries(root)
+        images = pictures.images(pages.figures, cover_id(root))
+        warnings += pictures.warnings()
         if progress:
             progress(1, 1)
         return ExtractedBook(
@@ -234,4 +272,5 @@ class Fb2Extractor:
             chapters=chapters,
             warnings=warnings,
             pagination="synthetic",
+            images=images,
         )

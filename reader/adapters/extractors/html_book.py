@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
+from reader.adapters.extractors.book_images import ImageReader
 from reader.adapters.extractors.common import check_file, check_size, clean_field, shown, title_from_filename
 from reader.adapters.extractors.epub import page_visuals
-from reader.adapters.extractors.epub_pages import SpineDocument, synthetic_pages
+from reader.adapters.extractors.epub_pages import FigurePlace, SpineDocument, synthetic_pages
 from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS
 from reader.adapters.extractors.xhtml import (
     ANCHOR,
@@ -22,6 +24,7 @@ from reader.adapters.extractors.xhtml import (
 )
 from reader.domain.errors import ExtractionError
 from reader.domain.extracted import ExtractedBook, ExtractedChapter, ExtractedPage
+from reader.domain.images import BookImage
 from reader.domain.models import NO_VISUALS
 from reader.domain.ports import ProgressCallback
 
@@ -162,6 +165,7 @@ def extract_markup(data: bytes, path: Path, target_chars: int, book_format: str)
         raise ExtractionError(f"{shown(path)} contains no readable text.")
     pages = synthetic_pages(docs, target_chars)
     visuals = page_visuals(pages)
+    images = html_pictures(pages.figures, path.parent if book_format == "html" else None)
     strict = path.suffix.lower() == ".xhtml"
     warnings = (
         ["Read the malformed XHTML leniently (text may be incomplete)."]
@@ -180,4 +184,37 @@ def extract_markup(data: bytes, path: Path, target_chars: int, book_format: str)
         chapters=heading_chapters(docs, pages.places, level, len(pages.texts)),
         warnings=warnings,
         pagination="synthetic",
+        images=images,
     )
+
+
+def html_pictures(figures: list[FigurePlace], folder: Path | None) -> list[BookImage]:
+    """Pictures a single-file book carries inside itself (`data:` URLs) or links to beside it, inside its
+    folder (`folder`; None: none). External links keep their alt text."""
+
+    def locate(document: str, link: str) -> str | None:
+        if link.startswith("data:image/"):
+            return link
+        if folder is None or ":" in link.split("/", 1)[0]:
+            return None
+        target = (folder / unquote(link.split("#", 1)[0].split("?", 1)[0])).resolve()
+        return str(target) if target.is_relative_to(folder.resolve()) else None
+
+    def load(key: str) -> bytes | None:
+        if not key.startswith("data:"):
+            try:
+                return Path(key).read_bytes() if Path(key).is_file() else None
+            except OSError:
+                return None
+        import base64
+        import binascii
+
+        head, _, body = key.partition(",")
+        if ";base64" not in head:
+            return None
+        try:
+            return base64.b64decode(body, validate=False)
+        except (binascii.Error, ValueError):
+            return None
+
+    return ImageReader(locate, load).images(figures)

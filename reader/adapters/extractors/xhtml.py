@@ -20,13 +20,15 @@ SVG_PARAGRAPH_STEP = 1.6
 """An svg `<text>` line further below the one before than this many times the usual line step starts a
 new paragraph."""
 
-TEXT, BREAK, ANCHOR, PAGEBREAK, HEADING, IMAGE, HEADING_LEVEL, IMAGE_SOURCE = range(8)
+TEXT, BREAK, ANCHOR, PAGEBREAK, HEADING, IMAGE, HEADING_LEVEL, IMAGE_REF = range(8)
 Token = tuple[int, str]
 """(kind, value): TEXT raw text, BREAK a block boundary, ANCHOR an element id, PAGEBREAK a page label
 (its element's id follows as an ANCHOR), HEADING the text of an h1-h6 about to start (HEADING_LEVEL, its
 rank "1"-"6", comes just before it), IMAGE an img or svg with the share of a page it is estimated to
-fill (a decimal, e.g. "0.35"); IMAGE_SOURCE, just before its IMAGE, the image's link as written
-(an img's src, an svg image's href). The text of an svg's `<text>` elements is TEXT like any other."""
+fill (a decimal, e.g. "0.35"), IMAGE_REF right after it the image's link and alt text joined by
+REF_SEPARATOR (an empty link for a drawing in SVG). The text of an svg's `<text>` elements is TEXT
+like any other."""
+REF_SEPARATOR = "\x1f"
 
 SKIPPED = frozenset(
     "script style head title template noscript rt rp svg iframe object embed audio video canvas "
@@ -199,6 +201,23 @@ def image_area(element: Any) -> float:
     return UNKNOWN_IMAGE_AREA
 
 
+def image_ref(element: Any) -> str:
+    """An img's source and alt text, or the raster an svg wraps (`<svg><image href>`, as covers are
+    made) and its title, joined by REF_SEPARATOR."""
+    if local_name(element) == "img":
+        source = element.get("src") or element.get("data-src") or ""
+        alt = element.get("alt") or element.get("title") or ""
+    else:
+        source, alt = "", element.get("aria-label") or ""
+        for child in element.iterdescendants():
+            name = local_name(child)
+            if name == "image" and not source:
+                source = child.get(XLINK_HREF) or child.get("href") or child.get("xlink:href") or ""
+            elif name == "title" and not alt:
+                alt = element_text(child)
+    return f"{source.strip()}{REF_SEPARATOR}{' '.join(alt.split())}"
+
+
 def _element_id(element: Any) -> str | None:
     return (
         element.get("id")
@@ -220,7 +239,7 @@ def _svg_y(element: Any) -> float | None:
 
 
 def svg_tokens(svg: Any) -> list[Token]:
-    """An svg as tokens: its pictures (IMAGE_SOURCE and IMAGE) and the text of its `<text>` elements,
+    """An svg as tokens: its picture (IMAGE and IMAGE_REF) and the text of its `<text>` elements,
     lines joined into paragraphs where they follow at the usual line step."""
     out: list[Token] = []
     lines: list[tuple[float | None, str]] = []
@@ -229,8 +248,6 @@ def svg_tokens(svg: Any) -> list[Token]:
         name = local_name(element)
         if name == "image":
             pictures += 1
-            if source := (element.get(XLINK_HREF) or element.get("href") or "").strip():
-                out.append((IMAGE_SOURCE, source))
         elif name == "text" and not any(
             local_name(a) in ("defs", "title", "desc") for a in element.iterancestors()
         ):
@@ -238,6 +255,7 @@ def svg_tokens(svg: Any) -> list[Token]:
                 lines.append((_svg_y(element), text))
     if pictures or not lines:
         out.append((IMAGE, str(image_area(svg))))
+        out.append((IMAGE_REF, image_ref(svg)))
     steps = sorted(
         b[0] - a[0]
         for a, b in zip(lines, lines[1:], strict=False)
@@ -304,9 +322,8 @@ def tokens(root: Any) -> list[Token]:
                     out.extend(svg_tokens(element))
             else:
                 if name == "img":
-                    if source := (element.get("src") or "").strip():
-                        out.append((IMAGE_SOURCE, source))
                     out.append((IMAGE, str(image_area(element))))
+                    out.append((IMAGE_REF, image_ref(element)))
                 if name in BLOCKS or name == "br":
                     out.append((BREAK, ""))
                 if name in HEADINGS and (heading := element_text(element)):

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from reader.adapters.sqlite.concept_repository import write_concepts
 from reader.adapters.sqlite.transaction import transaction
-from reader.domain.models import Book, Chapter, Chunk, Page, PagePicture, PageVisuals
+from reader.domain.models import Book, Chapter, Chunk, Page, PageVisuals
 
 if TYPE_CHECKING:
+    from reader.domain.images import BookImage
     from reader.domain.knowledge import ExtractedConcept
 
 _BOOK_COLUMNS = (
@@ -169,7 +170,7 @@ class SqliteBookRepository:
         chunks: Sequence[Chunk],
         concepts: Sequence[ExtractedConcept] = (),
         page_texts: Sequence[tuple[int, str, str]] = (),
-        pictures: Mapping[int, PagePicture] | None = None,
+        images: Sequence[BookImage] = (),
     ) -> None:
         """Write a whole book in one transaction, replacing any earlier copy; all or nothing.
 
@@ -177,8 +178,8 @@ class SqliteBookRepository:
         position (clamped to the new page count), conversations, and the tables without a foreign key
         to books (bookmarks, highlights, notes, the reading log). Page enrichments of pages whose text
         is unchanged are kept; `page_texts` ((page, source, text)) are the recognised texts to store
-        again (the caller's chunks hold them); `pictures` the pages that are pictures. The concept map and
-        cached summaries are made anew.
+        again (the caller's chunks hold them). The concept map, cached summaries and pictures (those on
+        pages and pages that are pictures) are made anew.
         """
         conn = self.conn
         with transaction(conn):
@@ -263,15 +264,11 @@ class SqliteBookRepository:
                     if page <= book.page_count
                 ],
             )
-            conn.executemany(
-                "INSERT INTO page_images (book_id, page, media_type, data) VALUES (?, ?, ?, ?)",
-                [
-                    (book.id, page, picture.media_type, picture.data)
-                    for page, picture in sorted((pictures or {}).items())
-                    if 1 <= page <= book.page_count
-                ],
-            )
             write_concepts(conn, book.id, concepts)
+            if images:
+                from reader.adapters.sqlite.image_repository import write_images  # lazy: start-up
+
+                write_images(conn, book.id, images)
 
     def page_texts(self, book_id: str) -> dict[int, tuple[str, str]]:
         """Page -> (source, text) of every page whose text was recognised (OCR, a model's transcription)."""

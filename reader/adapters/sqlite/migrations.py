@@ -7,7 +7,7 @@ from typing import Any
 
 from reader.adapters.sqlite.transaction import transaction
 
-INDEX_VERSION = 5
+INDEX_VERSION = 6
 """Version of the extraction and chunking pipeline; books indexed by an older one can be reindexed.
 
 2: concept maps and per-page visual measurements are made at import.
@@ -18,6 +18,7 @@ INDEX_VERSION = 5
 5: plain-text chapters from contents lists, numerals and division words in several languages, with
    levels; legacy code pages chosen by how the text reads; EPUB chapters open new pages, and headings
    stand in for navigation that names too little.
+6: the pictures of EPUB, FB2 and HTML books (and their covers) are kept, placed where they stand.
 """
 
 _V1_CORE = """
@@ -370,19 +371,35 @@ INSERT INTO finished_books (book_id, finished_on)
 last page. Books finished before this step get the date they were last read. No foreign key (a reindex
 replaces the book's row); removing the book deletes it."""
 
-_V13_PAGE_IMAGES = """
-CREATE TABLE page_images (
+_V12_BOOK_IMAGES = """
+CREATE TABLE IF NOT EXISTS image_blobs (
     id         INTEGER PRIMARY KEY,
     book_id    TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
-    page       INTEGER NOT NULL,
+    hash       TEXT NOT NULL,
     media_type TEXT NOT NULL,
+    width      INTEGER NOT NULL DEFAULT 0,
+    height     INTEGER NOT NULL DEFAULT 0,
     data       BLOB NOT NULL,
-    UNIQUE (book_id, page)
+    UNIQUE (book_id, hash)
 );
+CREATE TABLE IF NOT EXISTS page_images (
+    id       INTEGER PRIMARY KEY,
+    book_id  TEXT NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+    page     INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    blob_id  INTEGER REFERENCES image_blobs(id) ON DELETE CASCADE,
+    alt      TEXT NOT NULL DEFAULT '',
+    cover    INTEGER NOT NULL DEFAULT 0,
+    whole_page INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS page_images_by_page ON page_images(book_id, page);
 """
-"""Pages that are pictures (comics, fixed-layout EPUBs of images): the image file's bytes as the book
-has them, so the viewer can show the page and OCR can read it without the book's file. Made by the
-import (a re-import replaces them); a rowid table, since its rows are large."""
+"""The pictures of a book: `image_blobs` holds each distinct picture once per book (`hash` of its bytes,
+the pixels its header declares, 0 when unreadable), `page_images` where each stands: its page (0: a
+cover on no page), `position` the character of the page's text it comes before, its alt text, and
+whether it is the cover, or the whole page (comics, fixed-layout EPUBs of images: the viewer shows it
+and OCR reads it without the book's file). A NULL blob_id is a picture the book lacks: its alt text
+stands in its place."""
 
 _bookmark_anchors = _script(_V10_BOOKMARK_ANCHORS)
 _finished_books = _script(_V11_FINISHED_BOOKS)
@@ -400,7 +417,7 @@ MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V10_PAGE_TEXTS),
     _bookmark_anchors,
     _finished_books,
-    _script(_V13_PAGE_IMAGES),
+    _script(_V12_BOOK_IMAGES),
 ]
 """MIGRATIONS[i] brings a database from user_version i to i + 1."""
 

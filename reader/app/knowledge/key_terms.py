@@ -106,7 +106,7 @@ class BookWords:
         counts = Counter(chain.from_iterable(words))
         vocabulary = list(counts)
         # one regex pass over the vocabulary, one word a line: each word's lower-case start, or ""
-        forms = _LOWER_LINE.findall(_restore("\n".join(vocabulary)))
+        forms = _LOWER_LINE.findall(_restore("\n".join(vocabulary))) if vocabulary else []
         lower_of = dict(compress(zip(vocabulary, forms, strict=True), forms))
         lower: Counter[str] = Counter()
         for word, form in lower_of.items():

@@ -13,6 +13,7 @@ from reader.app.pages.chunking import make_chunks
 from reader.app.pages.story_pages import find_story_pages
 from reader.domain.errors import ExtractionError, ReaderError, StorageError
 from reader.domain.extracted import ExtractedBook, ExtractedChapter
+from reader.domain.images import BookImage
 from reader.domain.models import Book, Chapter, Page
 from reader.domain.ports import BookExtractor, BookRepository, ProgressCallback
 
@@ -226,10 +227,26 @@ class ImportBooksUseCase:
             headings.setdefault(chapter.start_page, []).append(chapter.title)
         concepts = build_concept_map(story.texts, headings)
         kept = [(number, source, text) for number, (source, text) in sorted(recognised.items())]
-        pictures = {i: p.picture for i, p in enumerate(extracted.pages, start=1) if p.picture is not None}
         self.books.replace(
-            book, path.stat().st_size, self.index_version, pages, chapters, chunks, concepts, kept, pictures
+            book,
+            path.stat().st_size,
+            self.index_version,
+            pages,
+            chapters,
+            chunks,
+            concepts,
+            kept,
+            [*extracted.images, *page_pictures(extracted)],
         )
         stored = self.books.get(book_id)
         assert stored is not None
         return stored
+
+
+def page_pictures(extracted: ExtractedBook) -> list[BookImage]:
+    """The pages that are pictures (comics, fixed-layout EPUBs), as pictures standing for their whole page."""
+    return [
+        BookImage(number, 0, page.picture.data, page.picture.media_type, whole_page=True)
+        for number, page in enumerate(extracted.pages, start=1)
+        if page.picture is not None
+    ]

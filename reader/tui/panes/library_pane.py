@@ -19,6 +19,7 @@ from textual.worker import Worker
 from reader.app.library.book_lookup import describe
 from reader.domain.models import Book
 from reader.services import Services
+from reader.tui.images.cover_view import CoverView
 from reader.tui.library_filter import filter_books
 from reader.tui.panes.deferred_pane import DeferredPane
 from reader.tui.widgets.book_list import BookList, book_prompt
@@ -100,6 +101,7 @@ class LibraryPane(DeferredPane):
         return [
             Input(placeholder="Filter books  /", id="library-filter"),
             BookList(id="book-list"),
+            CoverView(self.services, id="book-cover"),
             ImportProgress(id="import-progress"),
         ]
 
@@ -189,6 +191,10 @@ class LibraryPane(DeferredPane):
         event.stop()
         if event.option.id:
             self.post_message(self.BookChosen(event.option.id))
+
+    @on(OptionList.OptionHighlighted, "#book-list")
+    def _book_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.query_one(CoverView).show_book(self.highlighted_book())
 
     def highlighted_book(self) -> Book | None:
         option = self.query_one(BookList).highlighted_option

@@ -14,13 +14,14 @@ from textual.worker import Worker
 
 from reader.domain.errors import ReaderError
 from reader.domain.models import FIGURE_IMPORTANCE, Book
+from reader.tui.images.illustrated_text import IllustratedPageText
+from reader.tui.images.page_pictures import page_figures
 from reader.tui.open_page import not_a_pdf, open_page
 from reader.tui.panes.page_marks import PageMarks
 from reader.tui.reading_clock import PaceLoaded, ReadingClock
 from reader.tui.reading_session import ReadingSession, ShownPage
 from reader.tui.widgets.page_content import can_open, page_content
 from reader.tui.widgets.page_header import PageHeader
-from reader.tui.widgets.page_text import PageText
 from reader.tui.worker_failures import forward_failure
 
 EMPTY_LIBRARY = (
@@ -65,6 +66,14 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
             show=False,
             tooltip="Opens this page of a PDF book in the system's PDF viewer (to see its figures).",
         ),
+        Binding(
+            "p",
+            "page_picture",
+            "Page as printed",
+            id="page.picture",
+            show=False,
+            tooltip="Shows this page of a PDF book as it is printed (its figures in place); p again for the text.",
+        ),
     ]
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -104,18 +113,22 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
         """Whether the page on screen is a PDF page with figures (the key hints then offer `o`)."""
         self.clock = ReadingClock(self)
         """Times page turns for the reader's pace; says how long the chapter and the book have left."""
+        self.whole_page = False
+        """Whether the page on screen is shown as printed (a PDF page drawn whole, `p`)."""
 
     def compose(self) -> ComposeResult:
         yield PageHeader(id="page-header")
-        yield PageText(id="page-text")
+        yield IllustratedPageText(id="page-text")
 
     def on_mount(self) -> None:
+        self.page_text.protocol = getattr(self.app, "picture_protocol", self.page_text.protocol)
+        self.page_text.cell_pixels = getattr(self.app, "cell_pixels", self.page_text.cell_pixels)
         if self.session is None:
             self.page_text.show(Content(EMPTY_LIBRARY))
 
     @property
-    def page_text(self) -> PageText:
-        return self.query_one(PageText)
+    def page_text(self) -> IllustratedPageText:
+        return self.query_one(IllustratedPageText)
 
     # --- opening and rendering -------------------------------------------------------------------
 
@@ -123,12 +136,14 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
         """Show `session`'s current page, or the empty-library message for None."""
         self.session = session
         self._pending = None
+        self.whole_page = False
         self.marks_opened(session)
         self.clock.open(session.book if session is not None else None)
         if session is not None:
             self.clock.shown(session.number)
         if session is None:
             self.query_one(PageHeader).clear("reader")
+            self.page_text.illustrate([])
             self.page_text.show(Content(EMPTY_LIBRARY))
             self._show_figure_hint(False)
             return
@@ -139,7 +154,11 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
         page = self._described(self.session)
         self.page_changed(page, backwards=backwards)
         self.query_one(PageHeader).show(page)
-        self.page_text.show(self.decorate(page, page_content(page)), to_end=to_end)
+        whole = self.whole_page and page.book.format == "pdf"
+        figures, find = page_figures(getattr(self.app, "services", None), self.session, whole)
+        self.page_text.illustrate(figures, find)
+        content = Content("") if whole else self.decorate(page, page_content(page))
+        self.page_text.show(content, to_end=to_end)
         self.page_drawn()
         self._show_figure_hint(can_open(page))
         self.renders += 1
@@ -150,8 +169,8 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
             self.refresh_bindings()
 
     def hint_visible(self, binding: Binding) -> bool | None:
-        """Whether the key hints show `binding` (None: as its `show` says): `o` on a page with figures."""
-        return self.figures_shown if binding.action == "open_page" else None
+        """Whether the key hints show `binding` (None: as its `show` says): `o` and `p` on a PDF page with figures."""
+        return self.figures_shown if binding.action in ("open_page", "page_picture") else None
 
     def refresh_header(self) -> None:
         """Describe the page again (after the reading position changed)."""
@@ -348,6 +367,17 @@ class PageViewer(PageMarks, Vertical, can_focus=True):
         self.notify(
             event.message, severity="information" if event.ok else "error", timeout=4 if event.ok else 8
         )
+
+    def action_page_picture(self) -> None:
+        """Show a PDF page as printed (drawn whole), or its text again."""
+        session = self.session
+        if session is None:
+            return
+        if session.book.format != "pdf":
+            self.notify("Only PDF pages can be shown as printed; pictures are drawn in the text.", timeout=4)
+            return
+        self.whole_page = not self.whole_page
+        self._render_page(to_end=False)
 
     def action_back(self) -> None:
         """Return to the page before the last jump."""

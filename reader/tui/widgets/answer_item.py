@@ -15,6 +15,7 @@ from reader.domain.chat import Citation
 from reader.domain.search import SearchResult
 from reader.tui.citations import citation_labels, cited_words, label_from_href, linkify_citations
 from reader.tui.widgets.citation_bar import CitationBar, CitationFollowed
+from reader.tui.widgets.figure_offer import offer_figures
 
 REVEAL_HINT = "Ctrl+R reveals it."
 
@@ -56,6 +57,10 @@ class AnswerItem(Vertical):
         yield CitationBar(list(self.citations))
         if self.held_message is not None:
             yield HeldNotice()
+
+    def on_mount(self) -> None:
+        if self.citations:
+            self.call_later(offer_figures, self, self.citations)
 
     async def hold(self, message_id: int | None, spoiler_page: int | None) -> None:
         """Say that the rest of the answer is held back."""
@@ -109,6 +114,7 @@ class AnswerItem(Vertical):
         """One button per cited page."""
         self.citations = {c.label: (c.page or None) for c in citations}
         await self.query_one(CitationBar).set_labels(list(self.citations))
+        await offer_figures(self, self.citations)
 
     @on(Button.Pressed, ".citation")
     def _citation_pressed(self, event: Button.Pressed) -> None:

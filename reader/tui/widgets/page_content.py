@@ -12,7 +12,7 @@ def empty_page_text(page: ShownPage) -> str:
     if not page.has_figures:
         return "(This page has no text.)"
     if page.book.format == "pdf":
-        return "(This page is a figure with no text. Press o to open it in the PDF viewer.)"
+        return "(This page is a figure with no text. Press p to see it as printed, o to open it in the PDF viewer.)"
     return "(This page is a figure with no text.)"
 
 

@@ -1,0 +1,20 @@
+"""One long-lived thread for pictures: decoding and drawing run there, one job at a time, so its SQLite
+connection and open PDF are reused from page to page (a thread per page would open a connection each)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+
+_executor: ThreadPoolExecutor | None = None
+_lock = threading.Lock()
+
+
+def submit(job: Callable[[], None]) -> Future[None]:
+    """Run `job` on the picture thread (after the jobs before it)."""
+    global _executor
+    with _lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reader-pictures")
+        return _executor.submit(job)
