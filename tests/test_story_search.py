@@ -98,9 +98,9 @@ def test_nothing_past_the_reading_position_even_for_its_own_words(story: tuple[S
 def test_a_chapter_the_question_names_comes_first(story: tuple[Services, Book]) -> None:
     services, book = story
     plain = services.search.search(book.id, "What did Anna do?", 6, k=3, mode="lexical")
-    named = services.search.search(book.id, "What did Anna do in chapter 2?", 6, k=3, mode="lexical")
-    assert named.results[0].start_page in (4, 5, 6)
-    assert [r.start_page for r in plain.results] != [r.start_page for r in named.results]
+    named = services.search.search(book.id, "What did Anna do in chapter 1?", 6, k=3, mode="lexical")
+    assert plain.results[0].start_page in (4, 5, 6)  # the reader's own chapter
+    assert named.results[0].start_page in (1, 2, 3)
 
 
 def test_named_chapter_by_number_roman_numeral_or_title() -> None:
