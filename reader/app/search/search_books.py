@@ -365,7 +365,7 @@ class SearchBooksUseCase:
         head = passages[:RERANK_DEPTH]
         similar = self.index.similarities(space, vector, [c for p in head for c in p.chunk_ids])
         closest = {p.page: max((similar[c] for c in p.chunk_ids if c in similar), default=None) for p in head}
-        return rerank(passages, {page: v for page, v in closest.items() if v is not None})
+        return rerank(passages, {page: v for page, v in closest.items() if v is not None}, SEMANTIC_WEIGHT)
 
     def _query_vector(self, book_id: str, plan: _Plan, query: str) -> list[float] | None:
         """The query's vector, or None (with a warning) when the query cannot be embedded."""
