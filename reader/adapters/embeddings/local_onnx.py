@@ -126,6 +126,19 @@ class LocalEmbeddingProvider:
             self._tokenizer = tokenizer
             self._session = session
 
+    @property
+    def present(self) -> bool:
+        """Whether the model's files are in its folder (loading it fetches nothing)."""
+        return all((self.folder / name).is_file() for name in ("model.onnx", "tokenizer.json"))
+
+    def warm(self) -> None:
+        """Load the model now if its files are present (errors wait for the first real call)."""
+        if self.present:
+            try:
+                self._load()
+            except EmbeddingError:
+                pass
+
     def embed(self, texts: builtins.list[str]) -> builtins.list[builtins.list[float]]:
         """One unit vector per text, in order."""
         self._load()
