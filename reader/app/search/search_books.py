@@ -349,7 +349,10 @@ class SearchBooksUseCase:
         words = [t.word for t in weighted]
         pool = self.index.lexical(book_id, words, last, max(LEXICAL_POOL, 4 * k), first)
         total, counts = self.index.term_counts(book_id, words, last, first) if pool else (0, [])
-        depth = max(FUSION_POOL, k)
+        summaries = self.index.summaries(book_id, terms, last, FUSION_POOL, first)
+        # pages scored sentence by sentence: what fusion or a named chapter's boost may lift into the
+        # top k, else only what the answer and the hybrid re-scoring use
+        depth = max(FUSION_POOL if summaries or scope.named else RERANK_DEPTH, k)
         ranked = rank_pages(weighted, pool, last, scope.chapter_of, rarity=rarity(total, counts), depth=depth)
         if scope.named is not None:
             named = scope.named
@@ -358,7 +361,7 @@ class SearchBooksUseCase:
                 for p in ranked
             ]
             ranked = sorted(boosted, key=lambda p: (-p.score, -p.page))
-        return ranked, self.index.summaries(book_id, terms, last, FUSION_POOL, first)
+        return ranked, summaries
 
     def _rerank(self, passages: list[PagePassage], space: EmbeddingSpace, vector: list[float]) -> list[PagePassage]:
         """The best lexical pages re-scored with their matching chunks' stored vectors (no KNN)."""
