@@ -20,16 +20,20 @@ Usage (from the project root):
 Targets (offline default): on the answer's page R@1 >= 0.85, R@5 >= 0.97; at the end of the book
 R@1 >= 0.75, R@5 >= 0.95; 0 leaks; War and Peace p50 under 30 ms.
 
-Measured (PDF, R@1/R@5 on the answer's page / ten pages on / at the end; 0 leaks everywhere):
-  train, 2 anthologies, 1,496 questions (tuning half):
-    lexical 0.888/0.978  0.672/0.906  0.660/0.890;  hybrid (MiniLM) 0.872/0.977  0.677/0.914  0.676/0.903
-    plain BM25 0.753/0.932  0.666/0.902  0.640/0.880
+Measured (PDF, R@1/R@5 on the answer's page / ten pages on / at the end; 0 leaks everywhere, 0 short):
+  train, 3 anthologies, 2,564 questions (tuning half):
+    lexical 0.899/0.979  0.670/0.907  0.656/0.893;  hybrid (MiniLM) 0.888/0.980  0.676/0.918  0.667/0.904
+    plain BM25 0.742/0.931  0.658/0.895  0.630/0.874
   val, 1 anthology, 1,025 questions (checking half):
-    lexical 0.839/0.951  0.621/0.861  0.619/0.846;  hybrid (MiniLM, in-process or served) 0.820/0.958
-    0.611/0.884  0.608/0.857;  plain BM25 0.675/0.884  0.616/0.852  0.587/0.831
-    (before: lexical 0.676/0.898  0.616/0.874  0.596/0.851)
-  War and Peace (1,631 pages): lexical p50 27 ms, hybrid p50 60 ms (query embedded in-process).
-Hybrid trades R@1 for R@5, so it stays off by default (search_books.HYBRID_BY_DEFAULT).
+    lexical 0.848/0.960  0.622/0.866  0.619/0.843;  hybrid (MiniLM, in-process) 0.842/0.962  0.630/0.879
+    0.632/0.862;  plain BM25 0.675/0.884  0.616/0.852  0.587/0.831
+    (before, hybrid fused KNN pages: lexical 0.839/0.951  0.621/0.861  0.619/0.846; hybrid 0.820/0.958
+    0.611/0.884  0.608/0.857)
+  War and Peace (1,772 pages), on a shared 2-core machine (load 4-5; figures move by 2x with the load):
+    lexical p50 15-35 ms, hybrid p50 29-53 ms (before: 20-22 ms and 92-98 ms in the same runs).
+Hybrid (the best lexical pages re-scored by their stored vectors, see search_books.SEMANTIC_WEIGHT)
+gains at the end of the book and loses about a point of R@1 with the reader on the answer's page, so it
+stays off by default (search_books.HYBRID_BY_DEFAULT).
 """
 
 from __future__ import annotations

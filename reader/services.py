@@ -265,6 +265,22 @@ class Services:
 
         return LOCAL_PREFIX if HYBRID_BY_DEFAULT and semantic_installed() else ""
 
+    def warm_embedder(self) -> None:
+        """Start loading the configured in-process embedding model in the background, when its files are
+        at hand (a search that embeds its query waits only for what is left of the load)."""
+        model = self.config.embeddings.model or self._default_embedding_model()
+        if not model:
+            return
+        from reader.adapters.embeddings.local_onnx import LocalEmbeddingProvider, is_local
+
+        if not is_local(model):
+            return
+        provider = self._local_embedder(model)
+        if isinstance(provider, LocalEmbeddingProvider) and provider.present:
+            import threading
+
+            threading.Thread(target=provider.warm, name="model-warm-up", daemon=True).start()
+
     def _local_embedder(self, model: str) -> EmbeddingProvider:
         """One in-process model per process and model name (loading it takes a while; it is thread-safe)."""
         from reader.adapters.embeddings.local_onnx import LocalEmbeddingProvider

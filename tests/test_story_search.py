@@ -98,9 +98,9 @@ def test_nothing_past_the_reading_position_even_for_its_own_words(story: tuple[S
 def test_a_chapter_the_question_names_comes_first(story: tuple[Services, Book]) -> None:
     services, book = story
     plain = services.search.search(book.id, "What did Anna do?", 6, k=3, mode="lexical")
-    named = services.search.search(book.id, "What did Anna do in chapter 2?", 6, k=3, mode="lexical")
-    assert named.results[0].start_page in (4, 5, 6)
-    assert [r.start_page for r in plain.results] != [r.start_page for r in named.results]
+    named = services.search.search(book.id, "What did Anna do in chapter 1?", 6, k=3, mode="lexical")
+    assert plain.results[0].start_page in (4, 5, 6)  # the reader's own chapter
+    assert named.results[0].start_page in (1, 2, 3)
 
 
 def test_named_chapter_by_number_roman_numeral_or_title() -> None:
@@ -246,3 +246,36 @@ def test_the_model_is_fetched_once_into_the_cache_with_progress(tmp_path: Path, 
     with pytest.raises(EmbeddingError, match="Could not fetch the embedding model file extra.bin"):
         fetch(folder, broken)
     assert not list(folder.glob("*.part"))
+
+
+def test_hybrid_re_scores_the_lexical_pages_by_their_stored_vectors(tmp_path: Path, tiny_model: Path) -> None:
+    from reader.config import Config, EmbeddingsConfig
+
+    config = Config(embeddings=EmbeddingsConfig(model=f"local:{tiny_model}"))
+    services = Services.open(tmp_path / "library.db", config)
+    outcome = services.importer.import_file(
+        write_story_pdf(tmp_path / "mill.pdf", STORY, [(1, "Chapter 1"), (4, "Chapter 2")])
+    )
+    assert outcome.book is not None
+    book_id = outcome.book.id
+    services.embed_use_case.embed_book(book_id)
+    lexical = services.search.search(book_id, "Anna sorrow", 4, k=4, mode="lexical")
+    hybrid = services.search.search(book_id, "Anna sorrow", 4, k=4, mode="hybrid")
+    assert lexical.results[0].start_page == 4  # every page names Anna: the reader's own page first
+    assert hybrid.mode == "hybrid" and hybrid.results[0].start_page == 3  # "Anna wept": closest to sorrow
+    assert len(hybrid.results) == 4 and all(r.end_page <= 4 for r in hybrid.results)
+    assert {r.start_page for r in hybrid.results} == {r.start_page for r in lexical.results}
+
+
+def test_rerank_keeps_clear_lexical_winners_and_the_order_of_pages_it_was_not_given() -> None:
+    from reader.app.search.passages import PagePassage
+    from reader.app.search.search_books import rerank
+
+    def passage(page: int, score: float) -> PagePassage:
+        chunk = ScoredChunk(f"c{page}", "b", "text", page, page, str(page), str(page), score)
+        return PagePassage(page, score, chunk, "text", (), (chunk.chunk_id,))
+
+    pages = [passage(1, 10.0), passage(2, 9.0), passage(3, 4.0), passage(4, 3.0)]
+    close = rerank(pages, {1: 0.1, 2: 0.6, 3: 0.9}, weight=0.3)
+    assert [p.page for p in close] == [2, 1, 3, 4]  # 2 was close behind; 3 was far behind
+    assert rerank(pages, {1: 0.5}, weight=0.3) == pages  # one closeness says nothing

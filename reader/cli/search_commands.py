@@ -85,6 +85,8 @@ def fetch_progress(services: Services) -> ProgressLine:
 
 def search_command(args: argparse.Namespace, services: Services) -> int:
     fetching = fetch_progress(services)
+    if args.mode != "lexical":
+        services.warm_embedder()  # the model loads while the book is found and searched by its words
     search = services.search
     if args.k < 1:
         raise ReaderError("--k must be at least 1.")

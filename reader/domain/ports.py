@@ -328,6 +328,13 @@ class SearchIndex(Protocol):
         """The k nearest chunks to `vector` in `space`, nearest first (score = cosine similarity)."""
         ...
 
+    def similarities(
+        self, space: EmbeddingSpace, vector: Sequence[float], chunk_ids: Sequence[str]
+    ) -> dict[str, float]:
+        """The cosine similarity of `vector` to each of these chunks' stored vectors (chunks without one
+        are left out)."""
+        ...
+
     def term_counts(
         self, book_id: str, terms: Sequence[str], current_page: int, first_page: int = 1
     ) -> tuple[int, builtins.list[int]]:

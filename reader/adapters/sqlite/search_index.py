@@ -159,6 +159,28 @@ class SqliteSearchIndex:
         ).fetchall()
         return [_scored(row) for row in rows]
 
+    def similarities(
+        self, space: EmbeddingSpace, vector: Sequence[float], chunk_ids: Sequence[str]
+    ) -> dict[str, float]:
+        """Cosine similarity to the stored vectors of the given chunks, looked up by rowid (no KNN)."""
+        if not chunk_ids:
+            return {}
+        if len(vector) != space.dimension:
+            raise ValueError(f"a {len(vector)}-dimensional query cannot search {space.dimension} dimensions")
+        table = '"' + space.table.replace('"', '""') + '"'
+        found: dict[str, float] = {}
+        ids = list(dict.fromkeys(chunk_ids))
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            rows = self.conn.execute(
+                f"SELECT c.id, 1.0 - vec_distance_cosine(v.embedding, ?) FROM chunks c "
+                f"CROSS JOIN {table} v ON v.rowid = c.rowid WHERE c.id IN ({marks})",
+                (pack(vector), *part),
+            ).fetchall()
+            found.update((row[0], float(row[1])) for row in rows)
+        return found
+
     def term_counts(
         self, book_id: str, terms: Sequence[str], current_page: int, first_page: int = 1
     ) -> tuple[int, builtins.list[int]]:

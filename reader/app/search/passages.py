@@ -33,7 +33,7 @@ class Weights:
     """Per weighted word on the page outside its best window."""
     chapter: float = 0.25
     """Per weighted word the page's chapter holds among the candidates (normalised)."""
-    bm25: float = 0.8
+    bm25: float = 0.4
     """The best chunk's bm25 over the best page's."""
     recent: float = 0.3
     """Boost of the reader's own page, fading with distance (reader's page 1 + recent): readers ask
@@ -66,6 +66,8 @@ class PagePassage:
     chunk: ScoredChunk
     text: str
     spans: tuple[tuple[int, int], ...]
+    chunk_ids: tuple[str, ...] = ()
+    """The page's chunks that matched."""
 
 
 def _stem(word: str) -> str:
@@ -221,7 +223,14 @@ def rank_pages(
         score += weights.chapter * whole * chapter_value[chapter_of(page.number)] / top_chapter
         score += weights.bm25 * whole * max(c.score for c in page.chunks) / top_bm25
         chunk = page.chunks[max(0, bisect.bisect_right(page.starts, spans[0]) - 1)]
-        passage = PagePassage(page.number, score * boost(page.number), chunk, page.text, _trimmed(page.text, spans))
+        passage = PagePassage(
+            page.number,
+            score * boost(page.number),
+            chunk,
+            page.text,
+            _trimmed(page.text, spans),
+            tuple(c.chunk_id for c in page.chunks),
+        )
         ranked.append(passage)
         ranked.sort(key=lambda p: (-p.score, -p.page))
     return ranked

@@ -1,4 +1,5 @@
-"""Search that never spoils: lexical (bm25), semantic (KNN) and hybrid (fused normalised scores).
+"""Search that never spoils: lexical (pages ranked by their sentences), semantic (KNN) and hybrid (the
+best lexical pages re-scored by their stored vectors).
 
 Every retriever filters by the reader's page inside its query; nothing here post-filters. By default
 only the story's pages are searched: front and back matter (a publisher's header, a licence) only
@@ -8,6 +9,7 @@ with `matter=True`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from reader.app.search.passages import PagePassage, rank_pages, rarity, weighted_terms
@@ -23,16 +25,34 @@ from reader.domain.search import EmbeddingSpace, ScoredChunk, SearchResult
 MODES = ("auto", "lexical", "semantic", "hybrid")
 HYBRID_BY_DEFAULT = False
 """Whether an installed in-process embedding model (`reader[semantic]`) turns hybrid search on with no
-configuration. Off: on FairytaleQA anthologies hybrid with all-MiniLM-L6-v2 did not beat the lexical
-ranking (see benchmarks/story_questions.py); set [embeddings] model = "local" to use it."""
+configuration. Off: on FairytaleQA anthologies hybrid with all-MiniLM-L6-v2 beats the lexical ranking
+ten pages on and at the end of the book (val R@1/R@5 at the end 0.632/0.862 vs 0.619/0.843) but not
+with the reader on the answer's page (0.842/0.962 vs 0.848/0.960; train 0.888 vs 0.899 R@1; see
+benchmarks/story_questions.py); set [embeddings] model = "local" to use it."""
 FUSION_WEIGHTS: Mapping[str, float] = {"lexical": 0.6, "summary": 0.6, "semantic": 0.25}
-"""How much each retriever's normalised score counts in `fuse` (a retriever not listed: 0.5).
+"""How much each retriever's normalised score counts in `fuse` (a retriever not listed: 0.5): page
+summaries beside the lexical pages, and KNN pages when no question word matched (or KNN_IN_HYBRID).
 
 The lexical retrievers (pages ranked by their sentences, and page summaries) weigh 12:5 against
 semantic KNN gathered to pages. Tuned on FairytaleQA train anthologies (2 books, 1,496 questions,
 MiniLM in-process; R@1/R@5 at the end of the book): semantic 0.4 0.660/0.901, 0.25 0.680/0.901,
 0.15 0.679/0.898, lexical alone 0.660/0.890. (`fuse`'s SQuAD figures were measured with chunk-level
 rankings and 0.4, before pages were ranked by sentences.)"""
+RERANK_DEPTH = 20
+"""Pages of the lexical ranking that hybrid search re-scores with the stored vectors."""
+SEMANTIC_WEIGHT = 0.3
+"""How much a page's closeness to the question can raise its lexical score in `rerank` (x1.3 at most).
+
+FairytaleQA train (2 anthologies, 1,496 questions, MiniLM; R@1/R@5 on the answer's page / at the end
+of the book): lexical 0.896/0.979 0.664/0.890; re-scored 0.15: 0.891/0.980 0.675/0.897, 0.3:
+0.884/0.979 0.682/0.905, 0.5: 0.883/0.978 0.682/0.906; added (not multiplied) 0.3: 0.871/0.979
+0.678/0.902; KNN fused as before: 0.872/0.977 0.676/0.903; re-scored and KNN fused: 0.858/0.978
+0.661/0.902. Embedding each page's best two sentences at query time instead of reading the stored
+chunk vectors (one anthology, the reader on the answer's page, 10 pages re-scored) gave 0.889/0.981
+against 0.887/0.980, at many times the cost."""
+KNN_IN_HYBRID = False
+"""Whether hybrid search also fuses in the nearest chunks by vector (pages no question word matched);
+off: it lowered R@1 (see SEMANTIC_WEIGHT). Hybrid still runs KNN when no question word matches."""
 FUSION_POOL = 50
 """Candidates each retriever contributes to the fusion."""
 LEXICAL_POOL = 120
@@ -40,6 +60,17 @@ LEXICAL_POOL = 120
 NAMED_CHAPTER_BOOST = 2.0
 """How much more a page counts inside a chapter the question names ("in chapter 3")."""
 MAX_K = 100
+
+
+_EMBEDDER: ThreadPoolExecutor | None = None
+
+
+def _embedder_thread() -> ThreadPoolExecutor:
+    """The one worker thread that embeds queries beside the lexical ranking."""
+    global _EMBEDDER
+    if _EMBEDDER is None:
+        _EMBEDDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="query-embedder")
+    return _EMBEDDER
 
 
 @dataclass(frozen=True)
@@ -125,6 +156,28 @@ def fuse(
     return [_result(hits[cid], scores[cid], tuple(found_by[cid])) for cid in order[:k]]
 
 
+def rerank(
+    passages: Sequence[PagePassage], closeness: Mapping[int, float], weight: float = SEMANTIC_WEIGHT
+) -> list[PagePassage]:
+    """Pages re-scored by how close their text is to the question (`closeness`: page -> cosine): each
+    page's lexical score over the best's, times 1 + `weight` times its closeness rescaled over the
+    pages given (closest 1, farthest 0). The reader's-page boost and the lexical margins stay; a page
+    with no closeness given keeps its lexical share and goes after those re-scored that beat it."""
+    if len(closeness) < 2 or not passages:
+        return list(passages)
+    low, high = min(closeness.values()), max(closeness.values())
+    top = max(p.score for p in passages) or 1.0
+
+    def share(page: int) -> float:
+        return (closeness[page] - low) / (high - low) if high > low else 1.0
+
+    rescored = [
+        replace(p, score=p.score / top * (1.0 + weight * share(p.page)) if p.page in closeness else p.score / top)
+        for p in passages
+    ]
+    return sorted(rescored, key=lambda p: (-p.score, -p.page))
+
+
 class SearchBooksUseCase:
     """Searches a book up to a page; `provider` (optional) embeds queries for semantic search."""
 
@@ -174,21 +227,28 @@ class SearchBooksUseCase:
         if not terms or last < first:
             return SearchResponse((), plan.mode, tuple(plan.warnings), None, page)
         semantic: list[ScoredChunk] | None = None
+        vector: list[float] | None = None
+        pending: Future[list[float] | None] | None = None
         if plan.mode in ("semantic", "hybrid") and plan.space is not None:
-            semantic = self._semantic(book_id, plan, query, first, last, FUSION_POOL)
-        if semantic is None and plan.mode in ("semantic", "hybrid"):
-            plan.mode = "lexical"
+            # the query is embedded while the lexical ranking runs (the model releases the GIL)
+            pending = _embedder_thread().submit(self._query_vector, book_id, plan, query)
         correction = None
         passages: list[PagePassage] = []
         summaries: list[ScoredChunk] = []
-        scope = self._scope(book_id, query, page) if plan.mode != "semantic" else None
-        if scope is not None:
-            passages, summaries = self._lexical(book_id, terms, scope, first, last, k)
-            if not passages and not summaries:
-                corrected = self._correct(book_id, query, terms, first, last)
-                if corrected is not None:
-                    correction, corrected_terms = corrected
-                    passages, summaries = self._lexical(book_id, corrected_terms, scope, first, last, k)
+        if plan.mode != "semantic":
+            passages, summaries, correction = self._lexical_or_corrected(book, query, terms, page, first, last, k)
+        vector = pending.result() if pending is not None else None
+        if vector is not None and plan.space is not None and (plan.mode == "semantic" or KNN_IN_HYBRID):
+            semantic = self.index.semantic(book_id, plan.space, vector, last, FUSION_POOL, first)
+        if vector is None and plan.mode == "semantic":
+            passages, summaries, correction = self._lexical_or_corrected(book, query, terms, page, first, last, k)
+        if vector is None and plan.mode in ("semantic", "hybrid"):
+            plan.mode = "lexical"
+        if plan.mode == "hybrid" and vector is not None and plan.space is not None:
+            if passages:
+                passages = self._rerank(passages, plan.space, vector)
+            elif semantic is None:  # no question word on the pages: the nearest chunks alone
+                semantic = self.index.semantic(book_id, plan.space, vector, last, FUSION_POOL, first)
         spans = {p.chunk.chunk_id: p.spans for p in passages}
         lexical = [replace(p.chunk, text=p.text, score=p.score) for p in passages]
         semantic_pages = _by_page(semantic or [], {c.start_page: c for c in lexical})
@@ -197,6 +257,10 @@ class SearchBooksUseCase:
         elif plan.mode == "lexical":
             results = fuse({"lexical": lexical, "summary": summaries}, k)
         elif plan.mode == "semantic":
+            results = [_result(hit, hit.score, ("semantic",)) for hit in semantic_pages]
+        elif not semantic_pages and not summaries:
+            results = [_result(hit, hit.score, ("lexical", "semantic")) for hit in lexical]
+        elif not lexical and not summaries:
             results = [_result(hit, hit.score, ("semantic",)) for hit in semantic_pages]
         else:
             rankings: dict[str, Sequence[ScoredChunk]] = {"lexical": lexical, "semantic": semantic_pages}
@@ -262,8 +326,25 @@ class SearchBooksUseCase:
             return _Plan(mode, best.space, [note])
         return _Plan("hybrid" if mode == "auto" else mode, best.space)
 
-    def _scope(self, book_id: str, query: str, page: int) -> QuestionScope:
+    def _lexical_or_corrected(
+        self, book: Book, query: str, terms: list[str], page: int, first: int, last: int, k: int
+    ) -> tuple[list[PagePassage], list[ScoredChunk], str | None]:
+        """The lexical ranking; when nothing matches, that of the query with misspelt words corrected
+        (and the corrected query)."""
+        scope = self._scope(book, query, page)
+        passages, summaries = self._lexical(book.id, terms, scope, first, last, k)
+        if passages or summaries:
+            return passages, summaries, None
+        corrected = self._correct(book.id, query, terms, first, last)
+        if corrected is None:
+            return passages, summaries, None
+        correction, corrected_terms = corrected
+        passages, summaries = self._lexical(book.id, corrected_terms, scope, first, last, k)
+        return passages, summaries, correction
+
+    def _scope(self, book: Book, query: str, page: int) -> QuestionScope:
         """What the book knows that bears on the question: its chapters and its people's other names."""
+        book_id = book.id
         chapters = self.books.chapters(book_id)
         key = (book_id, page)
         if key not in self._entries and names_someone(query):
@@ -281,7 +362,10 @@ class SearchBooksUseCase:
         words = [t.word for t in weighted]
         pool = self.index.lexical(book_id, words, last, max(LEXICAL_POOL, 4 * k), first)
         total, counts = self.index.term_counts(book_id, words, last, first) if pool else (0, [])
-        depth = max(FUSION_POOL, k)
+        summaries = self.index.summaries(book_id, terms, last, FUSION_POOL, first)
+        # pages scored sentence by sentence: what fusion or a named chapter's boost may lift into the
+        # top k, else only what the answer and the hybrid re-scoring use
+        depth = max(FUSION_POOL if summaries or scope.named else RERANK_DEPTH, k)
         ranked = rank_pages(weighted, pool, last, scope.chapter_of, rarity=rarity(total, counts), depth=depth)
         if scope.named is not None:
             named = scope.named
@@ -290,12 +374,17 @@ class SearchBooksUseCase:
                 for p in ranked
             ]
             ranked = sorted(boosted, key=lambda p: (-p.score, -p.page))
-        return ranked, self.index.summaries(book_id, terms, last, FUSION_POOL, first)
+        return ranked, summaries
 
-    def _semantic(
-        self, book_id: str, plan: _Plan, query: str, first: int, last: int, k: int
-    ) -> list[ScoredChunk] | None:
-        """KNN hits, or None (with a warning) when the query cannot be embedded."""
+    def _rerank(self, passages: list[PagePassage], space: EmbeddingSpace, vector: list[float]) -> list[PagePassage]:
+        """The best lexical pages re-scored with their matching chunks' stored vectors (no KNN)."""
+        head = passages[:RERANK_DEPTH]
+        similar = self.index.similarities(space, vector, [c for p in head for c in p.chunk_ids])
+        closest = {p.page: max((similar[c] for c in p.chunk_ids if c in similar), default=None) for p in head}
+        return rerank(passages, {page: v for page, v in closest.items() if v is not None}, SEMANTIC_WEIGHT)
+
+    def _query_vector(self, book_id: str, plan: _Plan, query: str) -> list[float] | None:
+        """The query's vector, or None (with a warning) when the query cannot be embedded."""
         assert self.provider is not None and plan.space is not None
         try:
             vector = self.provider.embed_query(query[:8000])
@@ -308,7 +397,7 @@ class SearchBooksUseCase:
                 f"embedded with {plan.space.dimension}; run `reader embed {book_id[:8]}`. Showing lexical results."
             )
             return None
-        return self.index.semantic(book_id, plan.space, vector, last, k, first)
+        return vector
 
     def _correct(
         self, book_id: str, query: str, terms: list[str], first: int, last: int
