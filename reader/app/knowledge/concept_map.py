@@ -48,12 +48,12 @@ from reader.app.knowledge.name_finder import (
 )
 from reader.app.knowledge.name_kinds import (
     ADDRESS_TITLES,
-    Cues,
     LOCATIVE,
     ORGANISATION_WORDS,
     OWNER_AFTER,
     PLACE_ENDINGS,
     PLACE_OR_BODY_WORDS,
+    Cues,
     cues_of,
     is_place_name,
     kind_of,
