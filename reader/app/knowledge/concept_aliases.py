@@ -359,8 +359,12 @@ def group_names(
         fits = [
             i
             for i in fitting[key]
-            if not (address(form.titles) and _claimed_by_two(claimed.get((i, word), set()), likely(using.get(word, []))))
+            if not (
+                address(form.titles)
+                and _claimed_by_two(claimed.get((i, word), set()), likely(using.get(word, [])))
+            )
             and not beside(key, i)
+            and compatible(form.gender, clusters[i].gender)  # "Master Prynne" after "Mistress Prynne" joined
         ]
         same_title = [i for i in fits if clusters[i].titles & form.titles]
         # a title with a surname ("Countess Rostóva") is the family's head or his wife unless the

@@ -708,9 +708,9 @@ def _the_name_kind(word: str, cues: Cues, lower: Counter[str]) -> str:
     """The kind of a one-word name used mostly after "the" that `kind_of` takes for a term: a word
     the book never writes in lower case and no common word ("the Turk", "the Rhine") is someone when
     it acts as often as it follows prepositions, somewhere when it follows them; else a term
-    ("the Heat-Ray")."""
-    if _common_word(word, lower) or "-" in word:
-        return "term"
+    ("the Heat-Ray", and a word mostly written before a noun: "the Puritan settlement")."""
+    if _common_word(word, lower) or "-" in word or cues.modifier * 3 >= cues.total:
+        return "term"  # "the Heat-Ray"; "the Puritan settlement", "Puritan elders": a modifier
     share = THE_ACTS_SHARE * cues.total
     places = cues.locative + cues.of_the
     if cues.speech >= max(3, share) and cues.speech > places:

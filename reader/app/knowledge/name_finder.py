@@ -44,6 +44,7 @@ PERSON_TITLES = {
     "inspector": "Inspector",
     "superintendent": "Superintendent",
     "constable": "Constable",
+    "chief": "Chief",
     "admiral": "Admiral",
     "father": "Father",
     "uncle": "Uncle",

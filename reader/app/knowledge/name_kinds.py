@@ -77,6 +77,12 @@ DATIVE_VERBS = frozenset(
     lent paid offered""".split()
 )
 """Words before "to"/"from" that make what follows a person ("wrote to", "replied to")."""
+PHRASE_WORDS = frozenset(
+    """and or but nor that which where who whom when while as than so if for with by of to the a an is
+    was were are has had have would could should will shall may might must did does do not""".split()
+)
+"""Words after a name that leave it a noun of its own ("the Rhine and", "the Wey has"); a content
+word in lower case after it makes it a modifier ("the Puritan settlement")."""
 LOCATIVE = frozenset(
     """at in into to from toward towards near on over across beyond off past round around under above
     below through onto behind outside inside within along via""".split()
@@ -119,6 +125,9 @@ class Cues:
     """Mentions right after "of" ("the settlers of Nantucket", "doubloons of Peru")."""
     of_the: int = 0
     """Mentions right after "of the" ("the course of the Rhine")."""
+    modifier: int = 0
+    """Mentions followed by a content word in lower case: a word used as an adjective ("the Puritan
+    settlement"), or a name as a noun's modifier."""
     who: int = 0
     """Mentions followed by ", who" ("the Lizard, who seemed too much overcome"): someone."""
 
@@ -224,6 +233,15 @@ def cues_of(
             cues.vessel += 1
         cues.the += the
         cues.who += following in (",who", ",whom")
+        if (
+            following.isalpha()
+            and following.islower()
+            and following not in PHRASE_WORDS
+            and following not in LOCATIVE
+            and following not in SPEECH_VERBS
+            and not following.endswith("ed")
+        ):
+            cues.modifier += 1
         if possessive:
             continue
         if previous and previous[-1] == "of":
