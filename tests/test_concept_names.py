@@ -492,3 +492,78 @@ def test_a_the_name_followed_by_who_is_someone_unless_mostly_somewhere() -> None
     concepts = _concepts(*_pages(sentences, per_page=3))
     assert _entry(concepts, "the Lizard").kind == "person"
     assert _entry(concepts, "the Pacific").kind == "place"
+
+
+def test_a_place_of_several_words_is_not_an_alias_of_its_last_word() -> None:
+    sentences = [
+        "The ship came over to New England in the spring.",
+        "The wilds of New England were dark and cold.",
+        "The settlers lived in New England for many years.",
+        "Letters came from New England every month.",
+        "The old halls of England were far away.",
+        "He had been born in England and longed for it.",
+        "The chronicles of England told of kings.",
+        "Ships sailed from England every summer.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    new, old = _entry(concepts, "New England"), _entry(concepts, "England")
+    assert new is not old
+    assert new.kind == old.kind == "place"
+
+
+def test_mistress_and_master_are_a_woman_and_a_man_and_one_bearers_titles_join_him() -> None:
+    sentences = [
+        "Hester Prynne stood on the scaffold, and she held her child.",
+        "The women stared at Mistress Prynne and her letter.",
+        "Hester Prynne walked home, and she sewed all night.",
+        "Mistress Prynne said that she would not speak.",
+        "Once, long ago, her husband was called Master Prynne by the scholars.",
+        "Arthur Dimmesdale preached on the Sabbath, and he grew pale.",
+        "The people loved Mr. Dimmesdale for his eloquence.",
+        "Old Roger bowed to Master Dimmesdale in the street.",
+        "Mr. Dimmesdale said that he was weary.",
+        "Arthur Dimmesdale pressed his hand over his heart.",
+        "Master Dimmesdale replied to the governor in a low voice.",
+        "Mr. Dimmesdale walked into the forest.",
+        "Henry Jekyll opened his letters in the cabinet.",
+        "The doctor signed his name Harry Jekyll to his friend.",
+        "Henry Jekyll said that he was quite at ease.",
+        "Utterson remembered how Harry Jekyll had laughed at the dinner.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    hester = _entry(concepts, "Hester Prynne")
+    assert "Mistress Prynne" in _names(hester) and "Master Prynne" not in _names(hester)
+    assert {"Mr. Dimmesdale", "Master Dimmesdale"} <= _names(_entry(concepts, "Arthur Dimmesdale"))
+    assert _entry(concepts, "Harry Jekyll") is _entry(concepts, "Henry Jekyll")  # a short form
+
+
+def test_a_city_seldom_acting_a_river_and_a_planet_are_places_and_a_the_name_acting_is_someone() -> None:
+    sentences = [
+        "He walked through a busy quarter of London at night.",
+        "The fogs of London lay thick over the river.",
+        "It was the pleasantest room in London, but it was cold.",
+        "Beneath him London hummed like a hive.",
+        "The low growl of London never stopped all night.",
+        "He lived at one end of London and worked at the other.",
+        "The merchant had a quarrel with the Turk over the price.",
+        "The Turk renewed his promises to his daughter.",
+        "The day after the trial the Turk entered the prison.",
+        "That night the Turk escaped with his gold.",
+        "We sailed down the banks of the Rhine in the summer.",
+        "The course of the Rhine below the town was swift.",
+        "We slept on the shores of the Rhine and rose early.",
+        "The water of the Rhine was green and cold.",
+        "An observer on the planet Venus would see the earth.",
+        "The Martians could perhaps reach the planet Venus next.",
+        "On the planet Venus there was no life yet.",
+        "The settlers kept the Puritan settlement quiet.",
+        "The Puritan elders met in the town hall.",
+        "Every Puritan child learned the catechism.",
+        "The severity of the Puritan character was known.",
+    ]
+    concepts = _concepts(*_pages(sentences))
+    assert _entry(concepts, "London").kind == "place"  # "London hummed" once, otherwise after prepositions
+    assert _entry(concepts, "the Turk").kind == "person"  # an uncommon word after "the", acting
+    assert _entry(concepts, "the Rhine").kind == "place"  # after "of the" and place words
+    assert _entry(concepts, "Venus").kind == "place"  # "the planet Venus"
+    assert all(c.kind != "place" for c in concepts.values() if "Puritan" in c.name)  # a modifier

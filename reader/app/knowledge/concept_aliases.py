@@ -29,7 +29,7 @@ MALE_TITLES = frozenset(
 )
 FEMALE_TITLES = frozenset(
     """Mrs. Ms. Miss Madam Madame Mademoiselle Lady Countess Princess Duchess Queen Dame Aunt Frau
-    Fräulein Signora Señora Doña Empress Tsarina Archduchess Marchioness Viscountess Sister Baroness""".split()
+    Fräulein Mistress Signora Señora Doña Empress Tsarina Archduchess Marchioness Viscountess Sister Baroness""".split()
 )
 """Canonical titles (see `name_finder.PERSON_TITLES`) that say a man or a woman; the others (Doctor,
 Captain, Colonel, ...) say a rank only."""
@@ -69,12 +69,48 @@ def same_word(a: str, b: str) -> bool:
     return fold(a) == fold(b)
 
 
+SHORT_FORMS = {
+    short: full
+    for full, shorts in (
+        ("henry", "harry hal hank"),
+        ("john", "jack johnny"),
+        ("william", "bill billy will willie"),
+        ("robert", "bob bobby rob robin bert"),
+        ("richard", "dick dicky rick"),
+        ("edward", "ned ted teddy ed"),
+        ("margaret", "peggy meg maggie madge"),
+        ("mary", "molly polly mamie"),
+        ("sarah", "sally sal"),
+        ("ann", "nan nancy annie"),
+        ("anne", "nan nancy annie"),
+        ("catherine", "kate kitty cathy"),
+        ("elizabeth", "bess bessie betsy betty beth lizzie lizzy eliza"),
+        ("james", "jim jimmy jem"),
+        ("thomas", "tom tommy"),
+        ("charles", "charlie chuck"),
+        ("frederick", "fred freddy"),
+        ("theodore", "ted teddy"),
+        ("susan", "sue sukey"),
+        ("martha", "patty matty"),
+        ("isabella", "bella"),
+    )
+    for short in shorts.split()
+}
+"""English first names and their short forms that do not begin alike ("Harry" of "Henry"): general
+naming usage, not any book's characters."""
+
+
 @lru_cache(maxsize=65536)
 def nickname(a: str, b: str) -> bool:
-    """A first name and its short form ("Toby" and "Tobias"): only ever used between two full names
-    that share a surname, where the surname already says they are one family."""
+    """A first name and its short form ("Toby" and "Tobias", "Harry" and "Henry"): only ever used
+    between two full names that share a surname, where the surname already says they are one family."""
     a, b = fold(a), fold(b)
-    return a == b or (min(len(a), len(b)) >= 3 and a[:3] == b[:3])
+    return (
+        a == b
+        or (min(len(a), len(b)) >= 3 and a[:3] == b[:3])
+        or SHORT_FORMS.get(a) == b
+        or SHORT_FORMS.get(b) == a
+    )
 
 
 @dataclass(frozen=True)
@@ -323,7 +359,12 @@ def group_names(
         fits = [
             i
             for i in fitting[key]
-            if not (address(form.titles) and len(claimed.get((i, word), ())) > 1) and not beside(key, i)
+            if not (
+                address(form.titles)
+                and _claimed_by_two(claimed.get((i, word), set()), likely(using.get(word, [])))
+            )
+            and not beside(key, i)
+            and compatible(form.gender, clusters[i].gender)  # "Master Prynne" after "Mistress Prynne" joined
         ]
         same_title = [i for i in fits if clusters[i].titles & form.titles]
         # a title with a surname ("Countess Rostóva") is the family's head or his wife unless the
@@ -440,6 +481,15 @@ def group_names(
             home = alone[word] = found(form.core)
         clusters[home].add(key, by_key[key], form)
     return _join_other_names(clusters, forms, full_names or {}, apart, threshold)
+
+
+def _claimed_by_two(titles: Collection[str], bearers: Sequence[int]) -> bool:
+    """Whether the titles of a sex that claim a word of one concept ("Mr. Bennet", "Mrs. Bennet") may be
+    two people's: two sexes, or two titles of one sex ("Mr." and "Master Linton") where another
+    concept bears the word too; "Mr." and "Master Dimmesdale" for the book's one Dimmesdale are one man."""
+    if len(titles) < 2:
+        return False
+    return gender_of(titles) is None or len(bearers) > 1
 
 
 FULL_NAME_USES = 2

@@ -53,6 +53,7 @@ from reader.app.knowledge.name_kinds import (
     OWNER_AFTER,
     PLACE_ENDINGS,
     PLACE_OR_BODY_WORDS,
+    Cues,
     cues_of,
     is_place_name,
     kind_of,
@@ -636,11 +637,7 @@ def _name_concepts(
         possessive = text[end - 2 : end] in ("'s", "’s") or text[end - 1 : end] in ("'", "’")
         return previous, following, the or (bool(previous) and previous[-1] == "the"), possessive
 
-    concepts: list[ExtractedConcept] = []
-    for index, cluster in enumerate(clusters):
-        more = extra.get(index, [])
-        if len(cluster.mentions) + len(more) < threshold:
-            continue
+    def cues_of_cluster(cluster: Cluster[tuple[int, int, bool]]) -> Cues:
         for key in cluster.keys:  # each alias's article ("the Teeth") is judged on its own sample
             group = names[key].mentions
             for i in _sample_indexes(len(group), CONTEXT_SAMPLE // 3):
@@ -650,7 +647,19 @@ def _name_concepts(
         for i in _sample_indexes(len(cluster.mentions), CONTEXT_SAMPLE):
             key = cluster.keys[bisect_right(ends, i)]
             sampled.append((names[key].tokens, *read(key, cluster.mentions[i])))
-        cues = cues_of(sampled, book.surnames)
+        return cues_of(sampled, book.surnames)
+
+    concepts: list[ExtractedConcept] = []
+    for index, cluster in enumerate(clusters):  # grows while it runs: see _place_words_apart
+        more = extra.get(index, [])
+        if len(cluster.mentions) + len(more) < threshold:
+            continue
+        cues = cues_of_cluster(cluster)
+        if not cluster.family and kind_of(cues, len(cluster.core)) == "place" and not cluster.titles:
+            apart = _place_words_apart(cluster, names)
+            if apart is not None:
+                clusters.append(apart)
+                cues = cues_of_cluster(cluster)
         kind = "person" if cluster.family else kind_of(cues, len(cluster.core))
         if kind == "place" and cluster.titles and not cues.place_words:
             kind = "person"  # "General Weyrother", then "into Weyrother's plan": a titled name is someone
@@ -665,6 +674,8 @@ def _name_concepts(
                     kind = "place"  # "Grimpen" beside "Grimpen Mire", "Hampshire", never acting
                 elif _common_word(word, lower):
                     kind = "term"  # "Latitude", "Soup": a common word, capitalised, that never acts
+        elif kind == "term" and len(cluster.core) == 1 and not cluster.family and cues.the >= cues.total / 2:
+            kind = _the_name_kind(cluster.core[0], cues, lower)
         aliases: dict[str, _Alias] = {}
         for key in cluster.keys:
             name = names[key]
@@ -686,6 +697,45 @@ def _name_concepts(
         per_page = Counter(map(bisect_right, repeat(book.starts), starts))
         concepts.append(_concept(aliases, per_page, kind, cluster.family))
     return concepts
+
+
+THE_ACTS_SHARE = 0.25
+"""The share of a "the" name's mentions, acting, from which an uncommon word names someone ("the
+Turk renewed his promises"), and, after a preposition, somewhere ("of the Rhine", "across the Wey")."""
+
+
+def _the_name_kind(word: str, cues: Cues, lower: Counter[str]) -> str:
+    """The kind of a one-word name used mostly after "the" that `kind_of` takes for a term: a word
+    the book never writes in lower case and no common word ("the Turk", "the Rhine") is someone when
+    it acts as often as it follows prepositions, somewhere when it follows them; else a term
+    ("the Heat-Ray", and a word mostly written before a noun: "the Puritan settlement")."""
+    if _common_word(word, lower) or "-" in word or cues.modifier * 3 >= cues.total:
+        return "term"  # "the Heat-Ray"; "the Puritan settlement", "Puritan elders": a modifier
+    share = THE_ACTS_SHARE * cues.total
+    places = cues.locative + cues.of_the
+    if cues.speech >= max(3, share) and cues.speech > places:
+        return "person"
+    return "place" if places >= share else "term"
+
+
+def _place_words_apart(
+    cluster: Cluster[tuple[int, int, bool]], names: Mapping[str, _Name]
+) -> Cluster[tuple[int, int, bool]] | None:
+    """Take out of a place's concept the one-word names that are the last word of one of its longer
+    names ("England" of "New England"): a place of several words is not its last word's alias.
+    Returns them as a concept of their own, if any; `cluster` keeps the rest."""
+    cores = {key: core_tokens(names[key].tokens) for key in cluster.keys}
+    lasts = {core[-1] for core in cores.values() if len(core) > 1}
+    moved = [key for key, core in cores.items() if len(core) == 1 and core[0] in lasts]
+    if not moved or len(moved) == len(cluster.keys):
+        return None
+    kept = [key for key in cluster.keys if key not in moved]
+    apart: Cluster[tuple[int, int, bool]] = Cluster(cores[moved[0]])
+    for key in moved:
+        apart.add(key, names[key].mentions, NameForm(cores[key]))
+    cluster.keys, cluster.mentions = kept, [m for key in kept for m in names[key].mentions]
+    cluster.counts = {key: cluster.counts.get(key, 0) for key in kept}
+    return apart
 
 
 def _concept(

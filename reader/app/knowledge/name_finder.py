@@ -44,6 +44,7 @@ PERSON_TITLES = {
     "inspector": "Inspector",
     "superintendent": "Superintendent",
     "constable": "Constable",
+    "chief": "Chief",
     "admiral": "Admiral",
     "father": "Father",
     "uncle": "Uncle",
@@ -59,6 +60,7 @@ PERSON_TITLES = {
     "baron": "Baron",
     "dame": "Dame",
     "master": "Master",
+    "mistress": "Mistress",
     "monsieur": "Monsieur",
     "madame": "Madame",
     "mme": "Madame",
@@ -103,7 +105,7 @@ PERSON_TITLES = {
 }
 """Words before a name that make it a person, by lower-cased form (without a full stop)."""
 
-PLACE_PREFIXES = frozenset("st saint mount mt lake port fort cape isle glen loch castle".split())
+PLACE_PREFIXES = frozenset("st saint mount mt mont monte lake port fort cape isle glen loch castle".split())
 """First words that make a place of the name they begin ("Castle Dracula", "Lake Como")."""
 
 _CAP = r"[A-Z\u00C0-\u00DE][\w'’\-]*"

@@ -45,10 +45,13 @@ whatever titles it holds; after a title alone the word is a surname ("Mrs. Hill"
 SETTLEMENT_WORDS = frozenset(
     """village town city hamlet parish parishes county kingdom kingdoms island isle province district port
     coast coasts shore shores continent country capital empire dominions language natives inhabitants
-    king emperor queen border borders outskirts frontier frontiers suburbs streets""".split()
+    king emperor queen border borders outskirts frontier frontiers suburbs streets mountains mountain
+    valley valleys banks shores summit summits plains hills ravine""".split()
 )
-"""Words before "of" that make a place of the name after it ("the village of Grimpen", "the language
-of Balnibarbi", "the King of Bohemia")."""
+"""Words before "of" (or "of the") that make a place of the name after it ("the village of Grimpen",
+"the language of Balnibarbi", "the King of Bohemia", "the banks of the Rhine")."""
+PLACE_BEFORE = frozenset("planet river town city village hamlet county island isle province kingdom".split())
+"""Common nouns right before a name that make it a place ("the planet Venus", "the river Wey")."""
 ORGANISATION_WORDS = frozenset(
     """board company society council committee office navy army guild club college university school
     court trust bank institute ministry department service league party union church regiment battalion
@@ -74,6 +77,12 @@ DATIVE_VERBS = frozenset(
     lent paid offered""".split()
 )
 """Words before "to"/"from" that make what follows a person ("wrote to", "replied to")."""
+PHRASE_WORDS = frozenset(
+    """and or but nor that which where who whom when while as than so if for with by of to the a an is
+    was were are has had have would could should will shall may might must did does do not""".split()
+)
+"""Words after a name that leave it a noun of its own ("the Rhine and", "the Wey has"); a content
+word in lower case after it makes it a modifier ("the Puritan settlement")."""
 LOCATIVE = frozenset(
     """at in into to from toward towards near on over across beyond off past round around under above
     below through onto behind outside inside within along via""".split()
@@ -114,6 +123,11 @@ class Cues:
     """Mentions right after a vessel word ("the schooner Hesperus", but also "the end of the boat Ahab")."""
     of: int = 0
     """Mentions right after "of" ("the settlers of Nantucket", "doubloons of Peru")."""
+    of_the: int = 0
+    """Mentions right after "of the" ("the course of the Rhine")."""
+    modifier: int = 0
+    """Mentions followed by a content word in lower case: a word used as an adjective ("the Puritan
+    settlement"), or a name as a noun's modifier."""
     who: int = 0
     """Mentions followed by ", who" ("the Lizard, who seemed too much overcome"): someone."""
 
@@ -122,6 +136,11 @@ OF_PLACE_SHARE = 0.4
 """The share of a name's mentions after a preposition, "of" included, from which a name that never
 speaks, acts or bears a title is a place ("the settlers of Nantucket", "off Peru"). Higher than for
 the other prepositions alone: people are "of" too ("the death of Bazdeev")."""
+
+PLACE_ACTS = 4
+"""A one-word name that never talks and follows a preposition at least this many times as often as
+it seems to act ("the fogs of London", "in London"; "London hummed", "had London ransacked") is a
+place."""
 
 
 def kind_of(cues: Cues, core_length: int) -> str:
@@ -144,10 +163,11 @@ def kind_of(cues: Cues, core_length: int) -> str:
     if (
         core_length == 1
         and cues.locative
-        and not (cues.speech or cues.talk)
+        and not (cues.talk or cues.who)
+        and cues.speech * PLACE_ACTS <= cues.locative + cues.of
         and cues.locative + cues.of >= OF_PLACE_SHARE * total
-    ):  # "sailed out of Nantucket", "off Peru": somewhere, never someone who acts; a first name and
-        return "place"  # a surname ("spelling over Catherine Earnshaw") still name someone
+    ):  # "sailed out of Nantucket", "off Peru": somewhere, that at most now and then acts ("London
+        return "place"  # hummed"); a first name and a surname ("over Catherine Earnshaw") name someone
     return "person"
 
 
@@ -189,7 +209,12 @@ def cues_of(
         if (
             following in SPEECH_VERBS
             or (previous and previous[-1] in SPEECH_VERBS)
-            or (len(following) > 4 and following.endswith("ed") and following not in NOT_AGENT_VERBS)
+            or (
+                len(following) > 4
+                and following[0].isalpha()  # not ",viewed": a clause break between
+                and following.endswith("ed")
+                and following not in NOT_AGENT_VERBS
+            )
             or following.endswith((" his", " her"))
             or (previous and previous[-1] in FOND_WORDS)
         ):  # what speaks, acts or owns ("Hildesheim cleared the box", "in his office") or what the
@@ -199,16 +224,30 @@ def cues_of(
             cues.talk += 1
         if last in ORGANISATION_WORDS:
             cues.organisation += 1
-        if len(previous) > 1 and previous[-1] == "of" and previous[-2] in SETTLEMENT_WORDS:
-            cues.place_words += 1  # "the village of Grimpen", "the town of Hunsford"
+        of_at = -2 if previous and previous[-1] == "the" else -1
+        if len(previous) > -of_at and previous[of_at] == "of" and previous[of_at - 1] in SETTLEMENT_WORDS:
+            cues.place_words += 1  # "the village of Grimpen", "the town of Hunsford", "banks of the Rhine"
+        elif previous and previous[-1] in PLACE_BEFORE:
+            cues.place_words += 1  # "the planet Venus"
         if previous and previous[-1] in VESSEL_WORDS:
             cues.vessel += 1
         cues.the += the
         cues.who += following in (",who", ",whom")
+        if (
+            following.isalpha()
+            and following.islower()
+            and following not in PHRASE_WORDS
+            and following not in LOCATIVE
+            and following not in SPEECH_VERBS
+            and not following.endswith("ed")
+        ):
+            cues.modifier += 1
         if possessive:
             continue
         if previous and previous[-1] == "of":
             cues.of += 1
+        elif len(previous) > 1 and previous[-2:] == ("of", "the"):
+            cues.of_the += 1
         preposition = previous[:-1] if previous and previous[-1] == "the" else previous
         if len(preposition) > 1 and preposition[-1] in ("to", "from") and preposition[-2] in DATIVE_VERBS:
             cues.speech += 1  # "wrote to Hildesheim", "said to the Knave": someone, not somewhere
