@@ -101,7 +101,7 @@ def test_picture_books_without_the_ocr_extra_say_to_install_it(
     assert code == 1 and "Imported Gull Rock Pictures (3 pages)." in out
     assert err.count("\n") == 1 and "needs local OCR: install the OCR extra: pip install 'reader[ocr]'" in err
     code, out, _ = run(capsys, "info", "Comic")
-    assert "pictures  3 pages are pictures kept in the library; 0 pages have text from OCR" in out
+    assert "pictures  cover none; 3 pages are pictures kept in the library; 0 pages have text from OCR" in out
     code, out, _ = run(capsys, "info", "Comic", "--json")
     assert json.loads(out)["picture_pages"] == 3
 

@@ -202,7 +202,7 @@ def info_command(args: argparse.Namespace, services: Services) -> int:
     data["picture_pages"] = len(services.images.pages_with_pictures(book.id))
     data["encoding"] = book.encoding
     data["cover"] = services.images.cover(book.id) is not None
-    data["picture_pages"] = len(services.images.pages_with_images(book.id))
+    data["illustrated_pages"] = len(services.images.pages_with_images(book.id))
     status = services.enrichments.status(book.id)
     data["enriched"] = {
         "pages": status.done,
@@ -250,9 +250,6 @@ def print_book_details(book: Book, services: Services) -> None:
         f"  time left {in_chapter}{format_minutes(left.book_minutes)} in the book (at {round(wpm)} words a minute)"
     )
     pictures = len(services.images.pages_with_pictures(book.id))
-    if pictures:
-        ocr = sum(1 for p in pages if p.text_source)
-        print(f"  pictures  {pictures} pages are pictures kept in the library; {ocr} pages have text from OCR")
     figures = [p.label for p in pages if p.has_figures]
     if figures and not pictures:
         shown = ", ".join(figures[:8]) + (", ..." if len(figures) > 8 else "")
@@ -263,8 +260,13 @@ def print_book_details(book: Book, services: Services) -> None:
         failed = f", {status.failed} failed" if status.failed else ""
         print(f"  enriched  {status.done} of {status.total} pages with {status.model or '-'}{failed}")
     cover = "yes" if services.images.cover(book.id) is not None else "none"
-    pictured = len(services.images.pages_with_images(book.id))
-    print(f"  pictures  cover {cover}; {pictured} page{'s' * (pictured != 1)} with pictures")
+    if pictures:
+        ocr = sum(1 for p in pages if p.text_source)
+        shown = f"{pictures} pages are pictures kept in the library; {ocr} pages have text from OCR"
+    else:
+        pictured = len(services.images.pages_with_images(book.id))
+        shown = f"{pictured} page{'s' * (pictured != 1)} with pictures"
+    print(f"  pictures  cover {cover}; {shown}")
     print(f"  file      {book.source_path}")
     for warning in book.warnings:
         print(f"  warning   {warning}")
