@@ -95,6 +95,12 @@ def test_picture_books_without_the_ocr_extra_say_to_install_it(
         (2, "image/png"),
         (3, "image/png"),
     ]
+    services = Services.open(None)
+    try:  # the viewer draws a page that is a picture: it stands at the page's start with its size
+        shown = services.images.on_page(services.find_book("Comic").id, 1)
+    finally:
+        services.close()
+    assert [(image.offset, image.width, image.height) for image in shown] == [(0, *PICTURE_SIZE)]
     code, _, err = run(capsys, "ocr", "Comic")
     assert code == 1 and len(err.splitlines()) == 1 and "pip install 'reader[ocr]'" in err
     code, out, err = run(capsys, "import", "--ocr", str(write_picture_epub(tmp_path / "pictures.epub")))

@@ -35,6 +35,9 @@ class PagePicture(NamedTuple):
     media_type: str
     """"image/jpeg", "image/png", "image/gif", "image/webp", "image/svg+xml", ..."""
     data: bytes
+    width: int = 0
+    """The pixels its header declares (0 when unreadable: the viewer then shows its alt text)."""
+    height: int = 0
 
 
 @dataclass(frozen=True)

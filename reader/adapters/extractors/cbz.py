@@ -7,6 +7,7 @@ import posixpath
 import re
 from pathlib import Path
 
+from reader.adapters.extractors.book_images import declared_size
 from reader.adapters.extractors.common import clean_field, shown, title_from_filename
 from reader.adapters.extractors.epub_container import EpubArchive, parse_xml_leniently
 from reader.adapters.extractors.picture_pages import PICTURE_TYPES, ocr_warning, picture_type, picture_visuals
@@ -70,7 +71,7 @@ class CbzExtractor:
                 if not data:
                     unreadable.append(member)
                     continue
-                picture = PagePicture(picture_type(member), data)
+                picture = PagePicture(picture_type(member), data, *declared_size(data))
                 pages.append(ExtractedPage(str(len(pages) + 1), "", picture_visuals(""), picture))
             if progress:
                 progress(len(members), len(members))

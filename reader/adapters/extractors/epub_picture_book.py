@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from reader.adapters.extractors.book_images import split_ref
+from reader.adapters.extractors.book_images import declared_size, split_ref
 from reader.adapters.extractors.common import plural, title_from_filename
 from reader.adapters.extractors.epub_container import EpubArchive, Package, resolve_href
 from reader.adapters.extractors.epub_nav import Navigation
@@ -88,7 +88,8 @@ def picture_book(
             data = archive.read(target) if target else None
             if data:
                 item = by_path.get(archive.find(target) or target) if target else None
-                picture = PagePicture(picture_type(target or source, item.media_type if item else ""), data)
+                kind = picture_type(target or source, item.media_type if item else "")
+                picture = PagePicture(kind, data, *declared_size(data))
             else:
                 missing.append(target or source)
         if picture is None and not text:

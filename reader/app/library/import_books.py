@@ -246,7 +246,15 @@ class ImportBooksUseCase:
 def page_pictures(extracted: ExtractedBook) -> list[BookImage]:
     """The pages that are pictures (comics, fixed-layout EPUBs), as pictures standing for their whole page."""
     return [
-        BookImage(number, 0, page.picture.data, page.picture.media_type, whole_page=True)
+        BookImage(
+            number,
+            0,
+            page.picture.data,
+            page.picture.media_type,
+            width=page.picture.width,
+            height=page.picture.height,
+            whole_page=True,
+        )
         for number, page in enumerate(extracted.pages, start=1)
         if page.picture is not None
     ]
