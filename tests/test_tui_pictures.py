@@ -10,7 +10,7 @@ import pytest
 from reader.services import Services
 from reader.tui.app import ReaderApp
 from reader.tui.images.cells import UPPER_HALF
-from reader.tui.images.illustrated_text import CAPTION_MARK, IllustratedPageText
+from reader.tui.images.illustrated_text import CAPTION_MARK, SCALED, IllustratedPageText
 from tests.fixtures_books import write_figure_pdf
 from tests.fixtures_images import BROKEN_PNG, bomb_png, write_illustrated_epub, write_illustrated_fb2
 from tests.support.scripted_server import ScriptedServer
@@ -230,6 +230,7 @@ async def test_memory_stays_bounded_over_200_illustrated_pages(tmp_path: Path) -
         assert not text.failed
         assert text.pictures_drawn >= 199
         assert len(cache) < 40  # of 200 drawn
+        assert SCALED.bytes <= SCALED.max_bytes
 
 
 async def test_kitty_pictures_are_sent_once_and_drawn_into_placeholder_cells(tmp_path: Path) -> None:
@@ -338,3 +339,38 @@ async def test_sixel_pictures_draw_each_line_after_the_frame_that_blanks_it(tmp_
         await wait_until(pilot, lambda: bool(sent))
         again = sorted({int(row) for row, *_ in re.findall(r"\x1b\[(\d+);(\d+)H\x1bP", "".join(sent))})
         assert again and again[0] == rows[0] - 1
+
+
+def test_scaled_pictures_are_bounded_by_their_bytes_least_recently_used_first() -> None:
+    from PIL import Image
+
+    from reader.tui.images.picture_cache import ScaledPictures
+
+    scaled = ScaledPictures(max_bytes=3 * 40 * 40 * 3)
+    for n in range(5):
+        scaled.put(("image", n), Image.new("RGB", (40, 40), (n, n, n)))
+        if n == 2:
+            assert scaled.get(("image", 0)) is not None  # used: kept over ("image", 1) and ("image", 2)
+    assert len(scaled) == 3
+    assert scaled.bytes <= scaled.max_bytes
+    assert scaled.get(("image", 0)) is not None
+    assert scaled.get(("image", 1)) is None and scaled.get(("image", 2)) is None
+    assert scaled.get(("image", 4)).getpixel((0, 0)) == (4, 4, 4)
+
+
+def test_half_block_cells_share_one_style_per_colour_pair() -> None:
+    from PIL import Image
+
+    from reader.tui.images.cells import halfblock_strips
+
+    image = Image.new("RGB", (4, 4), (255, 0, 0))
+    image.putpixel((1, 0), (0, 0, 255))  # the second cell of the first row: blue over red
+    image.putpixel((3, 2), (0, 0, 255))  # the last cell of the second row: the same pair
+    first, second = halfblock_strips(image, 4, 2, pad_left=2)
+    segments = [s for s in first if s.text.strip()], [s for s in second if s.text.strip()]
+    assert [s.text for s in segments[0]] == [UPPER_HALF, UPPER_HALF, UPPER_HALF * 2]
+    assert [s.text for s in segments[1]] == [UPPER_HALF * 3, UPPER_HALF]
+    assert segments[0][1].style is segments[1][1].style
+    assert segments[0][1].style.color.triplet == (0, 0, 255)
+    assert segments[0][1].style.bgcolor.triplet == (255, 0, 0)
+    assert first.cell_length == second.cell_length == 6

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +20,7 @@ from reader.services import Services
 from reader.startup import freeze_startup_heap, release_closed_screens, thaw_heap
 from reader.tui.commands import reader_commands
 from reader.tui.dialogs import Dialogs
+from reader.tui.images.illustrated_text import IllustratedPageText
 from reader.tui.pane_layout import PaneLayout
 from reader.tui.panes.chat_pane import ChatPane
 from reader.tui.panes.library_pane import LibraryPane
@@ -59,6 +60,12 @@ WORKER_TASKS = {
 """What a failed worker was doing, by worker group (the notice's first words)."""
 
 REPLACED_COMMANDS = {"Keys"}
+FIRST_PICTURES_WAIT = 0.25
+"""Seconds the side panes wait after the first paint for the first page's pictures, at most."""
+WARM_PICTURES_AFTER = 0.5
+"""Seconds after the first page (with its pictures) that Pillow loads on the picture thread, for the
+first illustrated page turned to: not at once, where it would share the CPU with the side panes filling
+(measured: the whole screen idle some 40 ms later for a page without pictures)."""
 """Textual's palette commands that reader has its own for (its "Keys" lists every key)."""
 
 THEME = "theme"
@@ -117,6 +124,8 @@ class ReaderApp(App[None]):
             self.register_theme(theme)
         self.first_paint = threading.Event()
         """Set once the first frame is up: worker threads whose reads would race it wait for it."""
+        self._after_first_page: list[Callable[[], object]] | None = []
+        """Calls waiting until the first page is on screen with its pictures (see `after_first_page`)."""
         self.theme_note = ""
         self.theme = self._initial_theme()  # before the first paint, so CSS is built once
         self.saved_css = SavedCss(saved_css_path())
@@ -156,10 +165,38 @@ class ReaderApp(App[None]):
 
     def _started(self) -> None:
         """After the first paint: the collector back on (see reader.startup), the CSS parsed so far saved,
-        the workers waiting for it released."""
+        the workers waiting for it released; the side panes fill once the page's pictures are drawn."""
         freeze_startup_heap()
         self.saved_css.save()
         self.first_paint.set()
+        from reader.tui.images.protocol import OFF
+
+        if self.picture_protocol != OFF:
+            self.after_first_page(lambda: self.set_timer(WARM_PICTURES_AFTER, self._warm_pictures))
+        page = self.viewer.page_text
+        if page.figures and not page.settled():
+            self.set_timer(FIRST_PICTURES_WAIT, self._first_page_done)
+        else:
+            self._first_page_done()
+
+    def after_first_page(self, call: Callable[[], object]) -> None:
+        """Run `call` once the first page is on screen with its pictures (at most FIRST_PICTURES_WAIT
+        after its text): the side panes fill then, so the first picture need not share the CPU with them."""
+        if self._after_first_page is None:
+            call()
+        else:
+            self._after_first_page.append(call)
+
+    def _warm_pictures(self) -> None:
+        from reader.tui.images.picture_thread import warm
+
+        warm()
+
+    @on(IllustratedPageText.PicturesSettled)
+    def _first_page_done(self) -> None:
+        waiting, self._after_first_page = self._after_first_page, None
+        for call in waiting or ():
+            call()
 
     def on_unmount(self) -> None:
         thaw_heap()  # on_mount froze what start-up made (reader.startup)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.color import Color
+from rich.color import Color, ColorType
+from rich.color_triplet import ColorTriplet
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
@@ -14,34 +15,44 @@ UPPER_HALF = "▀"
 
 def halfblock_strips(image: Any, columns: int, rows: int, pad_left: int = 0) -> list[Strip]:
     """`image` (RGB, columns x 2*rows pixels) as `rows` strips of `columns` half-block cells, each
-    indented by `pad_left` blank cells. Neighbouring cells of the same colours share one segment."""
+    indented by `pad_left` blank cells. Neighbouring cells of the same colours share one segment, and
+    cells of the same colours one style (fewer objects for the garbage collector to walk)."""
     pixels = image.tobytes()
     stride = columns * 3
+    colours: dict[bytes, Color] = {}
     styles: dict[bytes, Style] = {}
+
+    def colour(rgb: bytes) -> Color:
+        found = colours.get(rgb)
+        if found is None:
+            triplet = ColorTriplet(rgb[0], rgb[1], rgb[2])
+            found = colours[rgb] = Color(triplet.hex, ColorType.TRUECOLOR, triplet=triplet)
+        return found
+
+    def style(key: bytes) -> Style:
+        found = styles.get(key)
+        if found is None:
+            found = styles[key] = Style.from_color(colour(key[:3]), colour(key[3:]))
+        return found
+
     pad = [Segment(" " * pad_left)] if pad_left else []
     strips: list[Strip] = []
     for row in range(rows):
-        top = pixels[2 * row * stride : (2 * row + 1) * stride]
-        bottom = pixels[(2 * row + 1) * stride : (2 * row + 2) * stride]
+        start = 2 * row * stride
+        top = pixels[start : start + stride]
+        bottom = pixels[start + stride : start + 2 * stride]
         segments = list(pad)
         run_key = b""
         run = 0
-        for column in range(columns):
-            at = column * 3
+        for at in range(0, stride, 3):
             key = top[at : at + 3] + bottom[at : at + 3]
             if key == run_key:
                 run += 1
                 continue
             if run:
-                segments.append(Segment(UPPER_HALF * run, styles[run_key]))
-            style = styles.get(key)
-            if style is None:
-                style = styles[key] = Style(
-                    color=Color.from_rgb(key[0], key[1], key[2]),
-                    bgcolor=Color.from_rgb(key[3], key[4], key[5]),
-                )
+                segments.append(Segment(UPPER_HALF * run, style(run_key)))
             run_key, run = key, 1
         if run:
-            segments.append(Segment(UPPER_HALF * run, styles[run_key]))
+            segments.append(Segment(UPPER_HALF * run, style(run_key)))
         strips.append(Strip(segments, pad_left + columns))
     return strips

@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.strip import Strip
 
 from reader.tui.images.figures import Figure
-from reader.tui.images.picture_cache import PictureCache
+from reader.tui.images.picture_cache import PictureCache, ScaledPictures
 from reader.tui.images.picture_thread import submit
 from reader.tui.images.protocol import CELLS, DEFAULT_CELL_PIXELS, OFF
 from reader.tui.images.render import DrawnPicture
@@ -24,6 +24,8 @@ CAPTION_MARK = "▣ "
 """Starts a caption line (and no line of a book's text, so selections never match it)."""
 
 SHARED_CACHE = PictureCache()
+SCALED = ScaledPictures()
+"""Scaled pictures, kept on the picture thread (see picture_thread)."""
 
 
 class IllustratedPageText(PageText):
@@ -65,6 +67,7 @@ class IllustratedPageText(PageText):
         self._sixel_rows: dict[int, tuple[str, int]] = {}
         """Line index -> (its part of a Sixel picture, the picture's indent) for the page on screen."""
         self._shown_at = 0.0
+        self._settled_posted = False
 
     # --- what the page shows -----------------------------------------------------------------------
 
@@ -87,6 +90,9 @@ class IllustratedPageText(PageText):
                 Figure(f.key, f.offset, f.alt, 0, 0, f.load) for f in figures
             ]
         return figures
+
+    class PicturesSettled(Message):
+        """Every picture of the first page with pictures is drawn or known not to draw (posted once)."""
 
     class FiguresFound(Message):
         """A worker found the figures of page `token`."""
@@ -247,10 +253,13 @@ class IllustratedPageText(PageText):
             key = (figure.key, columns, rows, protocol)
             try:
                 width, height = pixel_size(protocol, columns, rows, self.cell_pixels)
-                image = figure.load((width, height))
-                if not columns:
-                    raise PictureError("its size is unknown")
-                picture = scaled(image, width, height, letterbox=figure.whole_page)
+                picture = SCALED.get(key)
+                if picture is None:
+                    image = figure.load((width, height))
+                    if not columns:
+                        raise PictureError("its size is unknown")
+                    picture = scaled(image, width, height, letterbox=figure.whole_page)
+                    SCALED.put(key, picture)
                 drawn = draw_picture(protocol, picture, columns, rows, pad, self.cell_pixels)
             except PictureError as error:
                 self.post_message(self.PictureDrawn(token, figure.key, key, None, str(error)))
@@ -283,7 +292,9 @@ class IllustratedPageText(PageText):
         if self._wrapped_width > 0:
             self._splice()
             self.refresh()
-
+        if not self._settled_posted and self.settled():
+            self._settled_posted = True
+            self.post_message(self.PicturesSettled())
 
     def on_unmount(self) -> None:
         services = getattr(self.app, "services", None)

@@ -18,3 +18,19 @@ def submit(job: Callable[[], None]) -> Future[None]:
         if _executor is None:
             _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reader-pictures")
         return _executor.submit(job)
+
+
+def warm() -> None:
+    """Load the picture machinery (Pillow, its decoders, the drawing code) on the picture thread, so
+    the first picture a reader meets is not slowed by it; the app calls this after its first paint."""
+    submit(_load_machinery)
+
+
+def _load_machinery() -> None:
+    from PIL import Image
+
+    Image.preinit()  # the JPEG, PNG, GIF and BMP decoders
+
+    import reader.tui.images.cells
+    import reader.tui.images.decode
+    import reader.tui.images.render  # noqa: F401 - imported to be loaded

@@ -33,7 +33,15 @@ class DeferredPane(Vertical):
         """Called once the contents are mounted."""
 
     def on_mount(self) -> None:  # Textual also calls a subclass's own on_mount (no super() call needed)
-        self.call_after_refresh(self._fill)
+        self.call_after_refresh(self._after_first_page)
+
+    def _after_first_page(self) -> None:
+        """Fill once the first page's pictures are drawn too, where the app says when that is."""
+        after = getattr(self.app, "after_first_page", None)
+        if after is None:
+            self.call_later(self._fill)
+        else:
+            after(lambda: self.call_later(self._fill))
 
     async def _fill(self) -> None:
         widgets = list(self.contents())
