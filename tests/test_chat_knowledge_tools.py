@@ -147,3 +147,10 @@ def test_chat_tools_never_call_the_model_but_reuse_its_cached_summaries(server) 
     assert len(server.chat_requests()) == 3
     after = tools.call("chapter_summary", {"chapter": "1"}).formatted_text
     assert after.endswith("Imogen crosses to Gull Rock [p. 1].") and len(server.chat_requests()) == 3
+
+
+def test_a_concept_on_one_page_is_counted_in_the_singular() -> None:
+    """At p. 1 of the sample, Silas Crane is on one page: '... on 1 page up to p. 1: p. 1', not '1 pages'."""
+    _, tools = tools_at(1)
+    text = tools.call("lookup_concept", {"name": "Silas Crane"}).formatted_text
+    assert "on 1 page up to p. 1: p. 1." in text and "1 pages" not in text and "pp. 1." not in text

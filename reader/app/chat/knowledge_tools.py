@@ -105,9 +105,12 @@ def lookup_concept(
         f"{entry.name} ({entry.kind})"
         + (f", also called {', '.join(entry.aliases)}" if entry.aliases else "")
     ]
+    times = f"{entry.mentions} time{'' if entry.mentions == 1 else 's'}"
+    on_pages = f"{entry.pages} page{'' if entry.pages == 1 else 's'}"
+    shown = [p for p, _ in detail.mentions]
     lines.append(
-        f"First appears on p. {label(entry.first_page)}; mentioned {entry.mentions} times on {entry.pages} "
-        f"pages up to {horizon}: pp. {_pages_list([p for p, _ in detail.mentions], label)}."
+        f"First appears on p. {label(entry.first_page)}; mentioned {times} on {on_pages} "
+        f"up to {horizon}: {'p.' if len(shown) == 1 else 'pp.'} {_pages_list(shown, label)}."
     )
     if detail.related:
         lines.append(
