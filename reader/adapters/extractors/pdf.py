@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -23,6 +23,7 @@ from reader.adapters.extractors.pdf_pages import (
     PageFontSizes,
     PageMeasures,
     PageTexts,
+    RawPdf,
     extract_in_process,
     extract_in_workers,
     quiet_pypdf,
@@ -55,24 +56,6 @@ class DamagedPdfError(ExtractionError):
         )
         self.path = path
         self.reason = reason
-
-
-@dataclass
-class RawPdf:
-    """A PDF as read, before its structure is found: raw page text in lines and what the file declares."""
-
-    texts: PageTexts
-    labels: list[str]
-    declared_labels: bool
-    chapters: list[ExtractedChapter]
-    skipped_entries: int
-    title: str
-    author: str
-    language: str = ""
-    measures: PageMeasures | None = None
-    fonts: PageFontSizes = field(default_factory=list)
-    repaired: str = ""
-    """The warning that the file was damaged and PDFium read it ("" when pypdf did)."""
 
 
 class PdfExtractor:
@@ -239,20 +222,10 @@ def read_repaired(
         f"The file is damaged ({damage.reason}); PDFium repaired it on reading: its text, page labels and "
         "outline are read, the figures on its pages were not measured."
     )
-    if read.unread:
-        pages = ", ".join(str(n) for n in read.unread[:5]) + (", ..." if len(read.unread) > 5 else "")
-        repaired += f" {plural(len(read.unread), 'page', 'pages')} could not be repaired (pages {pages})."
-    return RawPdf(
-        read.texts,
-        read.labels,
-        read.declared_labels,
-        read.chapters,
-        read.skipped_entries,
-        read.title,
-        read.author,
-        fonts=[None] * len(read.texts),
-        repaired=repaired,
-    )
+    if unread := [index + 1 for index, text in enumerate(read.texts) if text is None]:
+        pages = ", ".join(str(n) for n in unread[:5]) + (", ..." if len(unread) > 5 else "")
+        repaired += f" {plural(len(unread), 'page', 'pages')} could not be repaired (pages {pages})."
+    return replace(read, repaired=repaired)
 
 
 def open_reader(path: Path, handle: BinaryIO, password: str | None) -> tuple[PdfReader, str | None]:

@@ -12,6 +12,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
@@ -20,6 +21,7 @@ from pypdf import PdfReader
 from reader.adapters.extractors.pdf_fonts import FontMeter, PageFonts
 from reader.adapters.extractors.pdf_visuals import Measured, PageVisualsMeter
 from reader.adapters.extractors.text_cleanup import normalize_text
+from reader.domain.extracted import ExtractedChapter
 
 PageTexts = list[str | None]
 """Text per page as pypdf lays it out in lines; None where the page could not be read."""
@@ -27,6 +29,25 @@ PageMeasures = list[Measured | None]
 """Visual measurements per page; None where they were not taken or the page could not be read."""
 PageFontSizes = list[PageFonts | None]
 """Font sizes per page; None where the page could not be read."""
+
+
+@dataclass
+class RawPdf:
+    """A PDF as read, before its structure is found: raw page text in lines and what the file declares."""
+
+    texts: PageTexts
+    labels: list[str]
+    declared_labels: bool
+    chapters: list[ExtractedChapter]
+    skipped_entries: int
+    title: str
+    author: str
+    language: str = ""
+    measures: PageMeasures | None = None
+    fonts: PageFontSizes = field(default_factory=list)
+    repaired: str = ""
+    """The warning that the file was damaged and PDFium read it ("" when pypdf did)."""
+
 
 _PROJECT_ROOT = Path(__file__).resolve().parents[3]
 _WORKER_MODULE = "reader.adapters.extractors.pdf_pages"

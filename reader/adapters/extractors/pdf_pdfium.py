@@ -5,12 +5,11 @@ outline and metadata; no visual measurements."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from reader.adapters.extractors.common import clean_field, one_line
-from reader.adapters.extractors.pdf_pages import PageTexts
+from reader.adapters.extractors.pdf_pages import PageTexts, RawPdf
 from reader.domain.extracted import ExtractedChapter
 from reader.domain.ports import ProgressCallback
 
@@ -25,23 +24,9 @@ class PdfiumNeedsPassword(PdfiumUnreadable):
     """The file is encrypted and the password given (if any) does not open it."""
 
 
-@dataclass
-class PdfiumBook:
-    """What PDFium read: raw page text in lines (None for a page it could not load), labels, outline."""
-
-    texts: PageTexts
-    labels: list[str]
-    declared_labels: bool
-    chapters: list[ExtractedChapter]
-    skipped_entries: int
-    title: str
-    author: str
-    unread: list[int] = field(default_factory=list)
-
-
 def read_with_pdfium(
     path: Path, password: str | None, progress: ProgressCallback | None = None
-) -> PdfiumBook:
+) -> RawPdf:
     """Every page's text, the labels, outline and metadata, as PDFium reads them.
 
     Raises:
@@ -75,7 +60,7 @@ def read_with_pdfium(
         document.close()
     declared = any(raw_labels)
     labels = [label or str(index + 1) for index, label in enumerate(raw_labels)]
-    return PdfiumBook(
+    return RawPdf(
         texts,
         labels,
         declared,
@@ -83,7 +68,7 @@ def read_with_pdfium(
         skipped,
         clean_field(metadata.get("Title")),
         clean_field(metadata.get("Author")),
-        [index + 1 for index, text in enumerate(texts) if text is None],
+        fonts=[None] * len(texts),
     )
 
 
