@@ -7,10 +7,10 @@ import re
 import pytest
 
 from reader.adapters.sqlite.concept_repository import SqliteConceptRepository
-from reader.app.knowledge.concept_aliases import nickname, same_word
 from reader.app.knowledge.concept_map import build_concept_map
 from reader.app.knowledge.key_terms import page_words
 from reader.app.knowledge.name_finder import find_names
+from reader.app.knowledge.name_forms import nickname, same_word
 from reader.app.text.sentences import split_sentences
 from reader.cli.library_commands import import_sample
 from reader.domain.knowledge import ExtractedConcept
@@ -108,9 +108,10 @@ def test_same_word_forgives_accents_case_and_possessives_only() -> None:
 
 def _grouped(counts: dict[str, int], threshold: int = 1) -> list[list[str]]:
     """Group made-up names the way the concept map does: each concept's names, sorted."""
-    from reader.app.knowledge.concept_aliases import NameForm, group_names
+    from reader.app.knowledge.concept_aliases import group_names
     from reader.app.knowledge.concept_map import core_tokens
     from reader.app.knowledge.name_finder import PERSON_TITLES, bare, is_title
+    from reader.app.knowledge.name_forms import NameForm
 
     forms = {
         key: NameForm(

@@ -30,7 +30,7 @@ from functools import cached_property, lru_cache
 from itertools import accumulate, chain, compress, repeat, starmap
 from operator import add, itemgetter, sub
 
-from reader.app.knowledge.concept_aliases import Cluster, NameForm, group_names
+from reader.app.knowledge.concept_aliases import group_names
 from reader.app.knowledge.key_terms import BookWords, key_terms, term_count
 from reader.app.knowledge.name_finder import (
     ADDRESS_WORDS,
@@ -46,6 +46,7 @@ from reader.app.knowledge.name_finder import (
     starts_sentence,
     strip_possessive,
 )
+from reader.app.knowledge.name_forms import Cluster, NameForm
 from reader.app.knowledge.name_kinds import (
     ADDRESS_TITLES,
     LOCATIVE,

@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from reader.app.knowledge.concept_aliases import fold, gender_of, nickname
 from reader.app.knowledge.name_finder import PERSON_TITLES, bare, is_title
+from reader.app.knowledge.name_forms import fold, gender_of, nickname
 from reader.domain.concept_refinement import NOT_A_NAME, ChapterRefinement, name_key
 from reader.domain.knowledge import ConceptEntry
 
