@@ -7,9 +7,11 @@ women. A bare surname or first name joins a full name only when exactly one cand
 book's own evidence picks one (the bearer of nearly all the surname's titled uses, the one whose
 scenes it shares); an ambiguous one stays a concept of its own, or joins the family the book names
 in the plural ("the Bennets"). A fond form joins the name it extends in that name's scenes
-("Dronushka", "Ratty"); a first name and a titled surname the book writes together ("Napoleon
-Bonaparte") and two spellings of one long name ("Bonaparte", "Buonaparte") are one person. Names
-the book sets side by side ("Mr. Darcy and Colonel Fitzwilliam") are never one concept.
+("Dronushka", "Ratty"), and a clipped first name the full name it begins ("Tink"); a first name
+and a titled surname the book writes together ("Napoleon Bonaparte") and two spellings of one long
+name ("Bonaparte", "Buonaparte") are one person. A bare surname used far more often than the one
+"Mrs. X" is not her ("Homais", "Madame Homais"). Names the book sets side by side ("Mr. Darcy and
+Colonel Fitzwilliam") are never one concept.
 """
 
 from __future__ import annotations
@@ -266,6 +268,12 @@ def group_names(
             family_keys.add(key)
     alone: dict[str, int] = {}
     scenes: dict[int, set[int]] = {}
+    first_names_of: dict[str, set[int]] = {}
+    """Folded first word of a full name (not a place's) -> the concepts bearing it."""
+    for index, cluster in enumerate(clusters):
+        for name in cluster.keys:
+            if len(forms[name].core) > 1 and not forms[name].place:
+                first_names_of.setdefault(fold(forms[name].core[0]), set()).add(index)
     for key in plain:
         if key in family_keys:
             continue
@@ -289,6 +297,17 @@ def group_names(
                 if not beside(key, i) and _in_scenes(by_key[key], i, clusters, position, scenes)
             }
             owners = list(fond) if len(fond) == 1 else []
+        if not owners and position is not None and len(word) >= CLIPPED_LENGTH:
+            # "Tink" beside "Tinker Bell", "Art" beside "Arthur Holmwood": the clipped first name
+            # of the one full name it begins, in that name's scenes
+            clipped = {
+                i
+                for first, indexes in first_names_of.items()
+                if len(first) > len(word) and first.startswith(word)
+                for i in likely(sorted(indexes))
+                if not beside(key, i) and _in_scenes(by_key[key], i, clusters, position, scenes)
+            }
+            owners = list(clipped) if len(clipped) == 1 else []
         bearers = len(owners) > 1 and all(bears(i, word) for i in owners)
         # a bare surname whose own pronouns say "he" is none of the women who bear it
         of_sex = [i for i in owners if compatible(form.gender, clusters[i].gender)]
@@ -301,11 +320,13 @@ def group_names(
             # "Monsieur Pierre", "Uncle Pierre" and "Pierre": one man the book names so
             main = of_sex[0]
             for i in of_sex[1:]:
-                _absorb(clusters[main], clusters[i])
+                clusters[main].absorb(clusters[i])
                 for indexes in using.values():
                     if i in indexes:
                         indexes.remove(i)
-        if len(owners) == 1 and compatible(form.gender, clusters[owners[0]].gender):
+        if len(owners) == 1 and compatible(form.gender, clusters[owners[0]].gender) and not _husband(
+            by_key[key], clusters[owners[0]], form
+        ):
             home = owners[0]  # "Toller and his wife": not "Mrs. Toller"
         elif main is not None:
             home = main
@@ -325,6 +346,23 @@ def group_names(
             home = alone[word] = found(form.core)
         clusters[home].add(key, by_key[key], form)
     return _join_other_names(clusters, forms, full_names or {}, apart, threshold)
+
+
+WIFE_SHARE = 3
+"""How many times more often than "Mrs. X" alone a bare "X" of unknown sex must be used to be
+someone else (her husband, the family: "Homais" beside a rare "Madame Homais")."""
+
+
+def _husband(mentions: Sequence[T], wife: Cluster[T], form: NameForm) -> bool:
+    """Whether a bare surname of unknown sex is not the one woman named by it with a wife's title,
+    being used far more often than she is named."""
+    return (
+        form.gender is None
+        and len(wife.core) == 1
+        and wife.gender == "f"
+        and bool(wife.titles & FAMILY_TITLES)
+        and len(mentions) > WIFE_SHARE * len(wife.mentions)
+    )
 
 
 def _claimed_by_two(titles: Collection[str], bearers: Sequence[int]) -> bool:
@@ -428,6 +466,8 @@ def _one_letter_inside(shorter: str, longer: str) -> bool:
 DIMINUTIVE_ENDINGS = tuple("ushka yushka ushok enka echka ochka ichka ette chen ie y".split())
 """Endings that make a fond form of a name ("Dronushka" of "Dron", "Jessie" of "Jess", "Toady" of
 "Toad"); with "y" a doubled consonant ("Ratty") or a dropped "e" ("Moly" of "Mole") too."""
+CLIPPED_LENGTH = 3
+"""The shortest clipped first name ("Art" of "Arthur") joined to the full name it begins."""
 DIMINUTIVE_SCENES = 0.5
 """The share of a fond form's scenes that must be scenes of the name it extends."""
 
@@ -477,16 +517,6 @@ def _forms_of_one(
         return False
     titles = set().union(*(c.titles for c in group))
     return gender_of(titles) is not None and len(WOMEN_BY_STANDING & titles) <= 1
-
-
-def _absorb(home: Cluster[T], moved: Cluster[T]) -> None:
-    """Move every name and mention of `moved` into `home`, leaving `moved` empty."""
-    home.mentions.extend(moved.mentions)
-    home.keys.extend(moved.keys)
-    for name, count in moved.counts.items():
-        home.counts[name] = home.counts.get(name, 0) + count
-    home.titles.update(moved.titles)
-    moved.mentions, moved.keys, moved.counts, moved.titles = [], [], {}, set()
 
 
 def _untitled_bearer(

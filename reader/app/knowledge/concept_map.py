@@ -7,8 +7,11 @@ set side by side, the pronouns of a name's own actions, where in the book each i
 used as an inn's or a ship's name ("the George") is nobody's alias, and a capitalised common word
 that never speaks, acts or bears a title ("Soup", "Latitude") is a term. The kind comes from simple
 cues (titles and speech verbs for people; place words, "the X" and prepositions like at/in/to for
-places: `name_kinds`). Key terms are the book's most distinctive lower-case words by TF-IDF over
-its pages, general English excluded (`key_terms`).
+places: `name_kinds`; words of other languages give the English words' cues). A one-word place
+used in the pages of the one longer place name it begins is that place ("Shevardino", "the
+Shevardino Redoubt": `place_parts`), and a name that is only one list's items is no one. Key terms
+are the book's most distinctive lower-case words by TF-IDF over its pages, general English excluded
+(`key_terms`; none for a book not in English).
 
 It runs inside every import, so it works on the whole book at once: one regex pass finds every run
 of capitalised words in the book's text, each distinct run is split and judged once, and the
@@ -46,7 +49,7 @@ from reader.app.knowledge.name_finder import (
     starts_sentence,
     strip_possessive,
 )
-from reader.app.knowledge.name_forms import Cluster, NameForm
+from reader.app.knowledge.name_forms import Cluster, NameForm, fold
 from reader.app.knowledge.name_kinds import (
     ADDRESS_TITLES,
     LOCATIVE,
@@ -60,6 +63,7 @@ from reader.app.knowledge.name_kinds import (
     kind_of,
     lands_and_peoples,
 )
+from reader.app.knowledge.place_parts import place_heads
 from reader.app.text.background_words import BACKGROUND
 from reader.domain.knowledge import ConceptAlias, ExtractedConcept
 
@@ -547,7 +551,7 @@ def _title_mentions(
     """
     by_title: dict[str, list[int]] = {}
     for index, cluster in enumerate(clusters):
-        for title in cluster.titles:
+        for title in cluster.titles | _hyphened_title(cluster.core):
             by_title.setdefault(title, []).append(index)
     for title, indexes in by_title.items():  # a bearer named once or twice does not make it ambiguous
         established = [i for i in indexes if len(clusters[i].mentions) >= threshold]
@@ -580,6 +584,16 @@ def _title_mentions(
         alone.add(key, name.mentions, NameForm((), frozenset({title})))
         clusters.append(alone)
     return extra
+
+
+def _hyphened_title(core: Sequence[str]) -> set[str]:
+    """The title a name's last word ends in after a hyphen ("Alm-Uncle": "Uncle"): the name's bearer
+    is the one "the Uncle" names."""
+    if not core:
+        return set()
+    head, _, tail = core[-1].rpartition("-")
+    title = PERSON_TITLES.get(tail.lower()) if head else None
+    return {title} if title else set()
 
 
 def title_key(alias: str) -> str:
@@ -650,10 +664,12 @@ def _name_concepts(
             sampled.append((names[key].tokens, *read(key, cluster.mentions[i])))
         return cues_of(sampled, book.surnames)
 
-    concepts: list[ExtractedConcept] = []
+    kinds: list[str | None] = []
+    """Each concept's kind; None for one named too rarely to show."""
     for index, cluster in enumerate(clusters):  # grows while it runs: see _place_words_apart
         more = extra.get(index, [])
         if len(cluster.mentions) + len(more) < threshold:
+            kinds.append(None)
             continue
         cues = cues_of_cluster(cluster)
         if not cluster.family and kind_of(cues, len(cluster.core)) == "place" and not cluster.titles:
@@ -661,6 +677,9 @@ def _name_concepts(
             if apart is not None:
                 clusters.append(apart)
                 cues = cues_of_cluster(cluster)
+        if _listed_only(cluster, cues, names, text):
+            kinds.append(None)  # "Aus dem Leben; Aus Nah und Fern": a list of titles, no one
+            continue
         kind = "person" if cluster.family else kind_of(cues, len(cluster.core))
         if kind == "place" and cluster.titles and not cues.place_words:
             kind = "person"  # "General Weyrother", then "into Weyrother's plan": a titled name is someone
@@ -677,6 +696,21 @@ def _name_concepts(
                     kind = "term"  # "Latitude", "Soup": a common word, capitalised, that never acts
         elif kind == "term" and len(cluster.core) == 1 and not cluster.family and cues.the >= cues.total / 2:
             kind = _the_name_kind(cluster.core[0], cues, lower)
+        kinds.append(kind)
+
+    beginning = Counter(
+        fold(bare(name.tokens[0])) for name in names.values() if len(name.tokens) > 1 and is_place_name(name.tokens)
+    )
+    joined = place_heads(clusters, kinds, itemgetter(0), beginning)
+    for moved, home in joined.items():  # "Shevardino" in the pages of "the Shevardino Redoubt"
+        clusters[home].absorb(clusters[moved])
+        extra.setdefault(home, []).extend(extra.pop(moved, []))
+    concepts: list[ExtractedConcept] = []
+    for index, cluster in enumerate(clusters):
+        shown = kinds[index]
+        if shown is None or index in joined:
+            continue
+        more = extra.get(index, [])
         aliases: dict[str, _Alias] = {}
         for key in cluster.keys:
             name = names[key]
@@ -696,8 +730,29 @@ def _name_concepts(
             alias.judged += 1
         starts = chain(map(itemgetter(0), cluster.mentions), map(itemgetter(1), more))
         per_page = Counter(map(bisect_right, repeat(book.starts), starts))
-        concepts.append(_concept(aliases, per_page, kind, cluster.family))
+        concepts.append(_concept(aliases, per_page, shown, cluster.family))
     return concepts
+
+
+ONE_PASSAGE_CHARS = 400
+"""A name with no sign of someone or somewhere (no speech, action, title, owner's 's, place word or
+preposition) whose mentions are one list's items within this many characters ("Aus dem Leben; Aus
+Nah und Fern", titles of books) names nothing to show."""
+
+
+def _listed_only(
+    cluster: Cluster[tuple[int, int, bool]], cues: Cues, names: Mapping[str, _Name], text: str
+) -> bool:
+    """Whether a concept shows no sign of someone or somewhere and its mentions are items of one
+    list: all within `ONE_PASSAGE_CHARS`, each after the first right after a comma or a semicolon."""
+    if cues.titles or cues.speech or cues.talk or cues.place_words or cues.locative or cluster.titles:
+        return False
+    if cluster.family or any(names[key].possessive for key in cluster.keys):
+        return False
+    starts = sorted(start for start, _, _ in cluster.mentions)
+    return starts[-1] - starts[0] < ONE_PASSAGE_CHARS and all(
+        text[start - 2 : start].strip() in (",", ";") for start in starts[1:]
+    )
 
 
 THE_ACTS_SHARE = 0.25

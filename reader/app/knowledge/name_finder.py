@@ -110,14 +110,19 @@ PLACE_PREFIXES = frozenset("st saint mount mt mont monte lake port fort cape isl
 
 _CAP = r"[A-Z\u00C0-\u00DE][\w'’\-]*"
 _PARTICLE = r"(?:(?:de|van|von|der|da|di|du|la|le)[ \t]+)?"
-_RUN = re.compile(rf"[A-Z\u00C0-\u00DE](?<![\w'’\-].)[\w'’\-]*(?:\.?[ \t]*\n?[ \t]*{_PARTICLE}{_CAP})*")
+_ELIDED = r"(?<=[^\w'’\-][dlDL]['’].)"
+"""A capital right after an elided French article or preposition ("d'Yvetot", "l'Abbaye"): a name's."""
+_RUN = re.compile(
+    rf"[A-Z\u00C0-\u00DE](?:(?<![\w'’\-].)|{_ELIDED})[\w'’\-]*(?:\.?[ \t]*\n?[ \t]*{_PARTICLE}{_CAP})*"
+)
 """A run of capitalised words not inside a word. The capital comes first (the character before it
 is checked after), so the regex engine can skip ahead to capitals: about 1.5 times as fast as a
 pattern starting with the look-behind."""
 _MASK_CAPITALS = str.maketrans({chr(c): "\x01" for c in range(ord("A"), ord("Z") + 1)})
 _MASKED_WORD = r"[\w\x01'\-]"
 _MASKED_RUN = re.compile(
-    rf"\x01(?<!{_MASKED_WORD}.){_MASKED_WORD}*(?:\.?[ \t]*\n?[ \t]*{_PARTICLE}\x01{_MASKED_WORD}*)*"
+    rf"\x01(?:(?<!{_MASKED_WORD}.)|(?<=[^\w\x01'\-][dl\x01]'.)){_MASKED_WORD}*"
+    rf"(?:\.?[ \t]*\n?[ \t]*{_PARTICLE}\x01{_MASKED_WORD}*)*"
 )
 """`_RUN` for ASCII text whose capitals are masked as \\x01: one character to search for is faster
 still, and the spans are the same."""
@@ -128,8 +133,8 @@ _PRONOUN_I = re.compile(r"^I(?:['’]\w*)?\.?$")
 _WORD_BEFORE_STOP = re.compile(r"(\w+)\.$")
 _NEXT_WORD = re.compile(r"([^\w\n]{0,3})([\w'’\-]+)")
 """The word after a run (used with `match`, so anchored where it starts)."""
-_OPENERS = "\"“‘'(["
-_CLOSERS = "\"”’')]"
+_OPENERS = "\"“‘'([«"
+_CLOSERS = "\"”’')]»"
 
 
 NOT_NAMES = frozenset(
@@ -212,8 +217,11 @@ def starts_sentence(text: str, start: int) -> bool:
         if i < 0 or text[i] == "\n":
             return True
         c = text[i]
+    if c == "-" and i > 0 and text[i - 1] == "-":
+        return True  # a typed dash ("-- C'était"), as "—"
     if c.isalnum() or c in "'’-,;":
-        return c in "'’" and i == start - 1  # an opening single quote
+        # an opening single quote; after a letter an elision ("l'Empereur", "d'Yvetot")
+        return c in "'’" and i == start - 1 and not (i > 0 and text[i - 1].isalpha())
     if c in _OPENERS and (i == start - 1 or c in "(["):
         return True
     if c in _CLOSERS:
@@ -247,8 +255,14 @@ def sentence_start_by_prefix(before: str) -> bool | None:
         if before[i] == "\n":
             return True
         c = before[i]
+    if c == "-" and i > 0 and before[i - 1] == "-":
+        return True  # a typed dash ("-- C'était"), as "—"
+    if c == "-" and i == 0:
+        return None
     if c.isalnum() or c in "'’-,;":
-        return c in "'’" and i == start - 1
+        if c in "'’" and i == start - 1 and i == 0:
+            return None  # a quote, or an elision: the letter before tells
+        return c in "'’" and i == start - 1 and not before[i - 1].isalpha()
     if c in _OPENERS and (i == start - 1 or c in "(["):
         return True
     if c in _CLOSERS:

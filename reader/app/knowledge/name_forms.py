@@ -81,6 +81,7 @@ SHORT_FORMS = {
         ("susan", "sue sukey"),
         ("martha", "patty matty"),
         ("isabella", "bella"),
+        ("ellen", "nelly nell"),
     )
     for short in shorts.split()
 }
@@ -150,6 +151,15 @@ class Cluster(Generic[T]):
         self.titles.update(form.titles)
         if len(form.core) > 1 and self.hint is None:
             self.hint = form.hint
+
+    def absorb(self, moved: Cluster[T]) -> None:
+        """Take every name and mention of `moved`, leaving it empty."""
+        self.mentions.extend(moved.mentions)
+        self.keys.extend(moved.keys)
+        for name, count in moved.counts.items():
+            self.counts[name] = self.counts.get(name, 0) + count
+        self.titles.update(moved.titles)
+        moved.mentions, moved.keys, moved.counts, moved.titles = [], [], {}, set()
 
 
 ADDRESS_TITLES = {"Mister": "Mr."}

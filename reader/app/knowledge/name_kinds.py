@@ -38,7 +38,7 @@ PLACE_WORDS = frozenset(
     gate tower farm manor cottage row sea ocean coast beach cliff cliffs creek brook falls ford green
     common heath downs wharf pier station palace gardens garden county shire kingdom village
     yard mire tor tors vale slope path walk alley hollow dale crag crags mill market circus gables
-    pond pool wells spring springs end""".split()
+    pond pool wells spring springs end bank""".split()
 )
 """Last words that make a place of a name of two or more words ("King Edward Street", "Scotland Yard"),
 whatever titles it holds; after a title alone the word is a surname ("Mrs. Hill")."""
@@ -46,7 +46,7 @@ SETTLEMENT_WORDS = frozenset(
     """village town city hamlet parish parishes county kingdom kingdoms island isle province district port
     coast coasts shore shores continent country capital empire dominions language natives inhabitants
     king emperor queen border borders outskirts frontier frontiers suburbs streets mountains mountain
-    valley valleys banks shores summit summits plains hills ravine""".split()
+    valley valleys banks shores summit summits plains hills ravine forest hotel road""".split()
 )
 """Words before "of" (or "of the") that make a place of the name after it ("the village of Grimpen",
 "the language of Balnibarbi", "the King of Bohemia", "the banks of the Rhine")."""
@@ -54,7 +54,7 @@ PLACE_BEFORE = frozenset("planet river town city village hamlet county island is
 """Common nouns right before a name that make it a place ("the planet Venus", "the river Wey")."""
 ORGANISATION_WORDS = frozenset(
     """board company society council committee office navy army guild club college university school
-    court trust bank institute ministry department service league party union church regiment battalion
+    court trust institute ministry department service league party union church regiment battalion
     brigade division corps squadron guards grenadiers hussars dragoons cuirassiers uhlans chasseurs
     cavalry infantry artillery militia gazette chronicle herald magazine times courier""".split()
 )
@@ -65,6 +65,9 @@ PLACE_OR_BODY_WORDS = PLACE_WORDS | ORGANISATION_WORDS
 VESSEL_WORDS = frozenset(
     "schooner ship brig barque steamer yacht frigate lugger vessel hms boat sloop".split()
 )
+PAST_ENDINGS = ("ed", "ait", "aient")
+"""Endings of a verb in the past right after a name, which then acts ("Hildesheim cleared the box";
+in French "Félicité l'amenait" has a pronoun between, "Félicité pleurait" none)."""
 NOT_AGENT_VERBS = frozenset("seemed appeared remained lined covered surrounded crowded called named".split())
 """Past tenses a place is often the subject of ("the Park seemed deserted")."""
 FOND_WORDS = frozenset("poor dear unfortunate little".split())
@@ -87,6 +90,23 @@ LOCATIVE = frozenset(
     """at in into to from toward towards near on over across beyond off past round around under above
     below through onto behind outside inside within along via""".split()
 )
+
+
+CUE_WORDS = {
+    # French
+    "à": "at", "au": "at", "aux": "at", "en": "in", "dans": "in", "vers": "towards", "sur": "on",
+    "près": "near", "forêt": "forest", "côte": "coast", "ville": "town", "rue": "street",
+    "hôtel": "hotel", "route": "road", "pays": "country", "royaume": "kingdom", "roi": "king", "de": "of", "d'": "of", "d’": "of", "du": "of", "des": "of",
+    "le": "the", "la": "the", "les": "the", "l'": "the", "l’": "the",
+    # German
+    "nach": "to", "im": "in", "am": "at", "bei": "near", "zu": "to", "zum": "to", "zur": "to",
+    "von": "of", "der": "the", "die": "the", "das": "the", "dem": "the", "den": "the",
+    "dit": "said", "répondit": "answered", "demanda": "asked", "s'écria": "cried", "reprit": "said",
+    "murmura": "murmured", "sagte": "said", "fragte": "asked", "rief": "cried", "antwortete": "answered",
+}
+"""Words of other languages around a name, as the English word whose cue they give ("à Rouen" as
+"at Rouen", "d'Yvetot" as "of Yvetot", "dit Félicité" as "said Félicité"): the cues are English
+words, the books are not all English."""
 
 
 ADDRESS_TITLES = frozenset("mr mrs ms miss mister madam dr doctor master mme mlle monsieur madame".split())
@@ -190,6 +210,16 @@ def lands_and_peoples(words: set[str]) -> tuple[set[str], set[str]]:
     return lands, peoples
 
 
+_CUE_KEYS = CUE_WORDS.keys()
+
+
+def _cue_word(word: str) -> str:
+    """The English cue word a word of another language gives ("à": "at"; "l'hôtel": "hotel")."""
+    if word[1:2] in ("'", "’") and len(word) > 2:
+        word = word[2:]
+    return CUE_WORDS.get(word, word)
+
+
 def cues_of(
     mentions: Sequence[tuple[tuple[str, ...], tuple[str, ...], str, bool, bool]],
     surnames: Collection[str] = (),
@@ -199,6 +229,10 @@ def cues_of(
     Claparède's division"), so it says nothing of the name."""
     cues = Cues()
     for tokens, previous, following, the, possessive in mentions:
+        if previous and (previous[-1][1:2] in ("'", "’") or not _CUE_KEYS.isdisjoint(previous)):
+            previous = tuple(map(_cue_word, previous))
+            the = the or previous[-1] == "the"  # "die Schwester", "la Vaubyessard"
+        following = CUE_WORDS.get(following, following)
         cues.total += 1
         last = bare(tokens[-1]).lower()
         place = is_place_name(tokens, surnames)
@@ -212,7 +246,7 @@ def cues_of(
             or (
                 len(following) > 4
                 and following[0].isalpha()  # not ",viewed": a clause break between
-                and following.endswith("ed")
+                and following.endswith(PAST_ENDINGS)
                 and following not in NOT_AGENT_VERBS
             )
             or following.endswith((" his", " her"))
@@ -239,7 +273,7 @@ def cues_of(
             and following not in PHRASE_WORDS
             and following not in LOCATIVE
             and following not in SPEECH_VERBS
-            and not following.endswith("ed")
+            and not following.endswith(PAST_ENDINGS)
         ):
             cues.modifier += 1
         if possessive:
