@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from reader.adapters.sqlite.image_repository import SqliteImageRepository
     from reader.adapters.sqlite.library_check import CheckReport
     from reader.adapters.sqlite.refinement_repository import SqliteRefinementRepository
+    from reader.adapters.sqlite.search_index import SqliteSearchIndex
     from reader.adapters.sqlite.vector_store import SqliteVectorStore
     from reader.app.chat.chat_with_book import ChatWithBookUseCase
     from reader.app.knowledge.refine_concepts import RefineConceptsUseCase
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from reader.app.pages.page_text_index import PageTextIndex
     from reader.app.search.embed_books import EmbedBooksUseCase
     from reader.app.search.search_books import SearchBooksUseCase
+    from reader.app.search.search_memory import SearchMemory
     from reader.app.shield.cache import ShieldIndexes
     from reader.app.shield.rules import ShieldIndex
     from reader.domain.ports import EmbeddingProvider
@@ -91,6 +93,7 @@ class Services:
         self.db = db
         self.config = config if config is not None else Config()
         self._shields: ShieldIndexes | None = None
+        self._search_memory: SearchMemory | None = None
         self._built = threading.local()
 
     @classmethod
@@ -172,6 +175,13 @@ class Services:
     @per_thread
     def pages(self) -> PageLookup:
         return PageLookup(self.books, self.chunks)
+
+    @per_thread
+    def search_index(self) -> SqliteSearchIndex:
+        """Full-text and vector retrieval (it keeps what it read until the library changes)."""
+        from reader.adapters.sqlite.search_index import SqliteSearchIndex
+
+        return SqliteSearchIndex(self.db.conn)
 
     @per_thread
     def vectors(self) -> SqliteVectorStore:
@@ -299,16 +309,19 @@ class Services:
 
     @property  # built per access: the embedding provider learns the model's dimension
     def search(self) -> SearchBooksUseCase:
-        from reader.adapters.sqlite.search_index import SqliteSearchIndex
         from reader.app.search.search_books import SearchBooksUseCase
+        from reader.app.search.search_memory import SearchMemory
 
+        if self._search_memory is None:  # chapters and concept maps kept for every search, in every thread
+            self._search_memory = SearchMemory()
         return SearchBooksUseCase(
             self.books,
-            SqliteSearchIndex(self.db.conn),
+            self.search_index,
             self.vectors,
             self.embedding_provider,
             self._config_hint,
             self.concepts,
+            self._search_memory,
         )
 
     @property  # built per access: the embedding provider learns the model's dimension

@@ -211,7 +211,7 @@ def test_reindex_rebuilds_the_map_and_a_failure_leaves_the_old_copy(monkeypatch)
 
     import reader.adapters.sqlite.book_repository as repository
 
-    def broken(conn, book_id, found) -> None:
+    def broken(conn, book_id, found, *_ids) -> None:
         conn.execute(
             "INSERT INTO concepts (book_id, name, kind, first_page) VALUES (?, 'x', 'term', 1)", (book_id,)
         )

@@ -6,6 +6,7 @@ that page does not exist yet, and counts, pages, aliases and co-occurrences stop
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 KINDS = ("person", "place", "term")
@@ -143,3 +144,43 @@ class Recap:
     parts: tuple[PartSummary, ...] = ()
     """The parts the sections are in, in reading order (none in a book without parts)."""
     overview: str = ""
+
+
+@dataclass(frozen=True)
+class ConceptHistory:
+    """A concept's whole record in a book, from which its `ConceptEntry` at any page is read (for caches
+    that answer many pages; only what `at` returns may reach the reader)."""
+
+    id: int
+    name: str
+    kind: str
+    first_page: int
+    pages: tuple[int, ...]
+    """The pages that mention it, ascending."""
+    running_counts: tuple[int, ...]
+    """Mentions up to and including each of `pages`."""
+    running_pages: tuple[int, ...]
+    """Pages that mention it up to and including each of `pages`."""
+    aliases: tuple[tuple[int, str], ...] = ()
+    """(first page, name) of its names, best display name first."""
+
+    def at(self, page: int) -> ConceptEntry | None:
+        """The concept as the reader sees it at `page` (what `ConceptRepository.visible` gives), or None
+        before it is met."""
+        if self.first_page > page:
+            return None
+        at = bisect.bisect_right(self.pages, page) - 1
+        if at < 0:
+            return None
+        names = [name for first, name in self.aliases if first <= page]
+        shown = names[0] if names else self.name
+        return ConceptEntry(
+            self.id,
+            shown,
+            self.kind,
+            self.first_page,
+            self.running_counts[at],
+            self.running_pages[at],
+            self.pages[at],
+            tuple(n for n in names if n != shown),
+        )

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # annotations only: a use case importing one port loads no ot
     from reader.domain.enrichment import EnrichmentFailure, EnrichmentStatus, StoredEnrichment
     from reader.domain.extracted import ExtractedBook
     from reader.domain.images import BookImage
-    from reader.domain.knowledge import ConceptEntry, ConceptName, ExtractedConcept
+    from reader.domain.knowledge import ConceptEntry, ConceptHistory, ConceptName, ExtractedConcept
     from reader.domain.models import Book, Chapter, Chunk, Page, PagePicture
     from reader.domain.search import BookVectors, EmbeddingSpace, EmbeddingVector, ScoredChunk, SearchResult
 
@@ -391,6 +391,15 @@ class ConceptRepository(Protocol):
     def names(self, book_id: str) -> builtins.list[ConceptName]:
         """Every name of every concept of the whole book, with first pages (for the spoiler shield only:
         it must know later names to hold them back; never shown to the reader or the model)."""
+        ...
+
+    def histories(self, book_id: str) -> builtins.list[ConceptHistory]:
+        """Every concept of the whole book with its mentions and names by page, in id order (for caches
+        that read `visible` at many pages: `ConceptHistory.at`; never shown as a whole)."""
+        ...
+
+    def revision(self, book_id: str) -> tuple[int, ...]:
+        """A cheap value that changes when the book's concept map is written again (held with a cache)."""
         ...
 
 

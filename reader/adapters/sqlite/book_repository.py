@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from reader.adapters.sqlite.concept_repository import write_concepts
+from reader.adapters.sqlite.concept_repository import next_concept_id, write_concepts
 from reader.adapters.sqlite.transaction import transaction
 from reader.domain.models import Book, Chapter, Chunk, Page, PageVisuals
 
@@ -188,6 +188,7 @@ class SqliteBookRepository:
             ).fetchone()
             current_page, last_read_at = (previous[0], previous[1]) if previous else (1, None)
             enrichments = self._enrichments_to_keep(book.id, chunks, book.page_count)
+            first_concept_id = next_concept_id(conn)  # read before the old map goes: its ids are not reused
             if previous:
                 self._clear_derived(book.id)
             columns = (
@@ -264,7 +265,7 @@ class SqliteBookRepository:
                     if page <= book.page_count
                 ],
             )
-            write_concepts(conn, book.id, concepts)
+            write_concepts(conn, book.id, concepts, first_concept_id)
             if images:
                 from reader.adapters.sqlite.image_repository import write_images  # lazy: start-up
 

@@ -7,15 +7,25 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the records are built only where read: writing a book (import) does not load them
-    from reader.domain.knowledge import ConceptEntry, ConceptName, ExtractedConcept
+    from reader.domain.knowledge import ConceptEntry, ConceptHistory, ConceptName, ExtractedConcept
 
 
-def write_concepts(conn: Any, book_id: str, concepts: Sequence[ExtractedConcept]) -> None:
-    """Store a book's concept map inside the caller's transaction (the book's rows are already there)."""
-    for concept in concepts:
+def next_concept_id(conn: Any) -> int:
+    """An id above every concept's in the library."""
+    return int(conn.execute("SELECT coalesce(max(id), 0) + 1 FROM concepts").fetchone()[0])
+
+
+def write_concepts(
+    conn: Any, book_id: str, concepts: Sequence[ExtractedConcept], first_id: int | None = None
+) -> None:
+    """Store a book's concept map inside the caller's transaction (the book's rows are already there).
+
+    A map written again takes ids from `first_id` (`next_concept_id` read before the old map was deleted),
+    so that no id of the old map comes back and `SqliteConceptRepository.revision` changes."""
+    for number, concept in enumerate(concepts):
         cursor = conn.execute(
-            "INSERT INTO concepts (book_id, name, kind, first_page) VALUES (?, ?, ?, ?)",
-            (book_id, concept.name, concept.kind, concept.first_page),
+            "INSERT INTO concepts (id, book_id, name, kind, first_page) VALUES (?, ?, ?, ?, ?)",
+            (None if first_id is None else first_id + number, book_id, concept.name, concept.kind, concept.first_page),
         )
         concept_id = cursor.lastrowid
         conn.executemany(
@@ -118,3 +128,50 @@ class SqliteConceptRepository:
             (book_id,),
         ).fetchall()
         return [ConceptName(int(r[0]), r[1], int(r[2]), r[3], int(r[4])) for r in rows]
+
+    def histories(self, book_id: str) -> builtins.list[ConceptHistory]:
+        """Every concept of the book with its mentions and names by page, in id order (see `visible`)."""
+        from reader.domain.knowledge import ConceptHistory
+
+        mentions: dict[int, builtins.list[tuple[int, int, int]]] = {}
+        for concept_id, page, running_count, running_pages in self.conn.execute(
+            "SELECT m.concept_id, m.page, m.running_count, m.running_pages FROM concepts c "
+            "JOIN concept_mentions m ON m.concept_id = c.id WHERE c.book_id = ? ORDER BY m.concept_id, m.page",
+            (book_id,),
+        ):
+            mentions.setdefault(concept_id, []).append((int(page), int(running_count), int(running_pages)))
+        aliases: dict[int, builtins.list[tuple[int, str]]] = {}
+        for concept_id, alias, first_page in self.conn.execute(
+            # the order `_aliases` reads them in (the first is the name shown)
+            "SELECT a.concept_id, a.alias, a.first_page FROM concept_aliases a JOIN concepts c ON c.id = a.concept_id "
+            "WHERE c.book_id = ? ORDER BY a.concept_id, a.preference, a.first_page",
+            (book_id,),
+        ):
+            aliases.setdefault(concept_id, []).append((int(first_page), alias))
+        rows = self.conn.execute(
+            "SELECT id, name, kind, first_page FROM concepts WHERE book_id = ? ORDER BY id", (book_id,)
+        ).fetchall()
+        out = []
+        for concept_id, name, kind, first_page in rows:
+            pages = mentions.get(concept_id, [])
+            out.append(
+                ConceptHistory(
+                    concept_id,
+                    name,
+                    kind,
+                    int(first_page),
+                    tuple(p for p, _, _ in pages),
+                    tuple(c for _, c, _ in pages),
+                    tuple(n for _, _, n in pages),
+                    tuple(aliases.get(concept_id, ())),
+                )
+            )
+        return out
+
+    def revision(self, book_id: str) -> tuple[int, ...]:
+        """The concepts' count and highest id: a map written again has new ids (`write_concepts`), higher
+        than the old ones, or none (0.1 ms on War and Peace's 505 concepts)."""
+        row = self.conn.execute(
+            "SELECT count(*), coalesce(max(id), 0) FROM concepts WHERE book_id = ?", (book_id,)
+        ).fetchone()
+        return int(row[0]), int(row[1])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reader.adapters.sqlite.concept_repository import write_concepts
+from reader.adapters.sqlite.concept_repository import next_concept_id, write_concepts
 from reader.adapters.sqlite.transaction import transaction
 from reader.domain.knowledge import ExtractedConcept
 
@@ -78,5 +78,6 @@ class SqlitePageTextStore:
     def replace_concepts(self, book_id: str, concepts: Sequence[ExtractedConcept]) -> None:
         conn = self.conn
         with transaction(conn):
+            first_id = next_concept_id(conn)  # read before the old map goes: its ids are not reused
             conn.execute("DELETE FROM concepts WHERE book_id = ?", (book_id,))
-            write_concepts(conn, book_id, concepts)
+            write_concepts(conn, book_id, concepts, first_id)

@@ -214,7 +214,9 @@ class ImportBooksUseCase:
             page_count=len(pages),
             current_page=1,
             pagination=extracted.pagination,
-            imported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            # to the microsecond: caches of what an import makes are keyed by it (a second import within
+            # the same second is a new import too)
+            imported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
             warnings=tuple(extracted.warnings),
             encoding=extracted.encoding,
         )

@@ -92,10 +92,15 @@ def names_someone(question: str) -> bool:
     return any(w[:1].isupper() and len(w) > 2 for w in _NAME_WORD.findall(question)[1:])
 
 
+def asked_names(question: str) -> set[str]:
+    """The question's capitalised words, lowercased: the names `name_aliases` looks up."""
+    return {w.lower() for w in _NAME_WORD.findall(question) if w[:1].isupper() and len(w) > 2}
+
+
 def name_aliases(question: str, entries: Sequence[ConceptEntry]) -> dict[str, tuple[str, ...]]:
     """For each capitalised question word that is part of a concept's name: the words of its other
     names ("Bolkonsky" -> "andrew", "prince")."""
-    asked = {w.lower() for w in _NAME_WORD.findall(question) if w[:1].isupper() and len(w) > 2}
+    asked = asked_names(question)
     if not asked:
         return {}
     found: dict[str, dict[str, None]] = {}
@@ -112,6 +117,14 @@ def name_aliases(question: str, entries: Sequence[ConceptEntry]) -> dict[str, tu
     return {word: tuple(list(others)[:MAX_ALIASES]) for word, others in found.items() if others}
 
 
-def question_scope(question: str, chapters: Sequence[Chapter], entries: Sequence[ConceptEntry]) -> QuestionScope:
-    """The scope of one question in one book at the reader's page."""
-    return QuestionScope(chapter_index(chapters), named_chapter(question, chapters), name_aliases(question, entries))
+def question_scope(
+    question: str,
+    chapters: Sequence[Chapter],
+    entries: Sequence[ConceptEntry],
+    chapter_of: Callable[[int], int] | None = None,
+) -> QuestionScope:
+    """The scope of one question in one book at the reader's page (`chapter_of`: `chapter_index(chapters)`
+    when the caller keeps it)."""
+    return QuestionScope(
+        chapter_of or chapter_index(chapters), named_chapter(question, chapters), name_aliases(question, entries)
+    )

@@ -9,18 +9,22 @@ with `matter=True`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from reader.app.search.passages import PagePassage, rank_pages, rarity, weighted_terms
 from reader.app.search.question_frames import FRAME_WEIGHT, FRAME_WORDS
-from reader.app.search.question_scope import QuestionScope, names_someone, question_scope
+from reader.app.search.question_scope import QuestionScope, asked_names, names_someone, question_scope
+from reader.app.search.search_memory import SearchMemory
 from reader.app.search.search_terms import query_terms, replace_word
 from reader.domain.errors import EmbeddingError, ReaderError
 from reader.domain.knowledge import ConceptEntry
 from reader.domain.models import Book
 from reader.domain.ports import BookRepository, ConceptRepository, EmbeddingProvider, SearchIndex, VectorStore
 from reader.domain.search import EmbeddingSpace, ScoredChunk, SearchResult
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 MODES = ("auto", "lexical", "semantic", "hybrid")
 HYBRID_BY_DEFAULT = False
@@ -69,6 +73,8 @@ def _embedder_thread() -> ThreadPoolExecutor:
     """The one worker thread that embeds queries beside the lexical ranking."""
     global _EMBEDDER
     if _EMBEDDER is None:
+        from concurrent.futures import ThreadPoolExecutor  # loads when a query is first embedded
+
         _EMBEDDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="query-embedder")
     return _EMBEDDER
 
@@ -189,6 +195,7 @@ class SearchBooksUseCase:
         provider: EmbeddingProvider | None = None,
         config_hint: str = "the config file",
         concepts: ConceptRepository | None = None,
+        memory: SearchMemory | None = None,
     ) -> None:
         self.books = books
         self.index = index
@@ -196,8 +203,8 @@ class SearchBooksUseCase:
         self.provider = provider
         self.config_hint = config_hint
         self.concepts = concepts
-        self._entries: dict[tuple[str, int], list[ConceptEntry]] = {}
-        """The concept map's entries at the last few (book, page)s searched (a page turn asks again)."""
+        self.memory = memory or SearchMemory()
+        """Chapters and concept maps kept between searches (the caller may share one between use cases)."""
 
     # --- public ----------------------------------------------------------------------------------
 
@@ -344,14 +351,11 @@ class SearchBooksUseCase:
 
     def _scope(self, book: Book, query: str, page: int) -> QuestionScope:
         """What the book knows that bears on the question: its chapters and its people's other names."""
-        book_id = book.id
-        chapters = self.books.chapters(book_id)
-        key = (book_id, page)
-        if key not in self._entries and names_someone(query):
-            if len(self._entries) >= 8:
-                self._entries.pop(next(iter(self._entries)))
-            self._entries[key] = self.concepts.visible(book_id, page) if self.concepts is not None else []
-        return question_scope(query, chapters, self._entries[key] if names_someone(query) else [])
+        chapters = self.memory.chapters(book, self.books)
+        entries: Sequence[ConceptEntry] = ()
+        if names_someone(query) and self.concepts is not None:
+            entries = self.memory.concepts_at(book, page, self.concepts, asked_names(query))
+        return question_scope(query, chapters.chapters, entries, chapters.chapter_of)
 
     def _lexical(
         self, book_id: str, terms: list[str], scope: QuestionScope, first: int, last: int, k: int
