@@ -308,6 +308,11 @@ def group_names(
                 if not beside(key, i) and _in_scenes(by_key[key], i, clusters, position, scenes)
             }
             owners = list(clipped) if len(clipped) == 1 else []
+        if not owners and position is not None:
+            # "Adelheid" beside "Heidi": a rarely used full name that ends in the one frequent
+            # short name (or its fond form's stem), in that name's scenes
+            owners = _full_form_of(word, alone, len(by_key[key]), clusters)
+            owners = [i for i in owners if not beside(key, i) and _in_scenes(by_key[key], i, clusters, position, scenes)]
         bearers = len(owners) > 1 and all(bears(i, word) for i in owners)
         # a bare surname whose own pronouns say "he" is none of the women who bear it
         of_sex = [i for i in owners if compatible(form.gender, clusters[i].gender)]
@@ -484,6 +489,27 @@ def _diminutive_stems(word: str) -> list[str]:
                 if stem[-1] == stem[-2]:
                     stems.append(stem[:-1])  # "Ratty"
     return stems
+
+
+SHORT_FORM_LENGTH = 4
+"""The shortest end of a longer name taken as its short form ("heid" of "Adelheid" for "Heidi")."""
+FULL_FORM_RARITY = 10
+"""How many times as often as a full form the book must use the short name it ends in."""
+FOND_ENDINGS = ("i", "ie", "y")
+"""Endings of a short name's fond form ("Heidi" of "-heid")."""
+
+
+def _full_form_of(word: str, alone: Mapping[str, int], uses: int, clusters: Sequence[Cluster[T]]) -> list[int]:
+    """The one concept named by a one-word name that `word` (folded) ends in after at least three
+    letters, as is or with a fond ending ("Adelheid": "Heidi"), and that the book uses far more."""
+    found = set()
+    for cut in range(3, len(word) - SHORT_FORM_LENGTH + 1):
+        end = word[cut:]
+        for short in (end, *(end + e for e in FOND_ENDINGS)):
+            index = alone.get(short)
+            if index is not None and len(clusters[index].mentions) >= FULL_FORM_RARITY * uses:
+                found.add(index)
+    return list(found) if len(found) == 1 else []
 
 
 def _in_scenes(

@@ -9,7 +9,9 @@ that never speaks, acts or bears a title ("Soup", "Latitude") is a term. The kin
 cues (titles and speech verbs for people; place words, "the X" and prepositions like at/in/to for
 places: `name_kinds`; words of other languages give the English words' cues). A one-word place
 used in the pages of the one longer place name it begins is that place ("Shevardino", "the
-Shevardino Redoubt": `place_parts`), and a name that is only one list's items is no one. Key terms
+Shevardino Redoubt": `place_parts`), and a name that is only one list's items is no one. In a
+book in a language that capitalises its nouns (German), the words the book mostly writes after a
+determiner, inflected or as a compound's end are common nouns, not names (`noun_capitals`). Key terms
 are the book's most distinctive lower-case words by TF-IDF over its pages, general English excluded
 (`key_terms`; none for a book not in English).
 
@@ -63,6 +65,7 @@ from reader.app.knowledge.name_kinds import (
     kind_of,
     lands_and_peoples,
 )
+from reader.app.knowledge.noun_capitals import BookNouns, book_nouns
 from reader.app.knowledge.place_parts import place_heads
 from reader.app.text.background_words import BACKGROUND
 from reader.domain.knowledge import ConceptAlias, ExtractedConcept
@@ -145,6 +148,8 @@ class _Book:
     """Runs that are titles alone ("the Reverend"): (start, end, the, tokens) in reading order."""
     apart: set[frozenset[str]]
     """Names the book sets side by side ("Mr. Darcy and Colonel Fitzwilliam"): two people."""
+    nouns: BookNouns | None = None
+    """For a book in a language that capitalises nouns (German), its common nouns."""
 
     @cached_property
     def surnames(self) -> frozenset[str]:
@@ -358,14 +363,18 @@ def _find_names(texts: Sequence[str], lower: Counter[str]) -> _Book:
     """Every name mention in the book, grouped by name; sentence-initial grammar words dropped,
     common words rejected (what `find_names` finds page by page, judged as a whole)."""
     text, starts, run_starts, runs = _scan(texts)
+    nouns = book_nouns(text, lower)
     pieces: dict[str, tuple[tuple[tuple[str, ...], int, int, bool, bool | None], ...]] = {}
     for run in set(runs):
+        found = split_run(run)
+        if nouns is not None:
+            found = _cut_at_nouns(run, found, nouns)
         pieces[run] = (
             ()
             if run.lower() in NOT_NAMES and run.lower() not in NUMBER_WORDS  # "said Five": judged below
             else tuple(
                 (tokens, start, end - start, possessive, starts_sentence(run, start) if start else None)
-                for tokens, start, end, possessive in split_run(run)
+                for tokens, start, end, possessive in found
             )
         )
     # one pass over the runs: their start positions grouped by (tokens, initial, possessive, length)
@@ -408,7 +417,46 @@ def _find_names(texts: Sequence[str], lower: Counter[str]) -> _Book:
     for name in names.values():
         name.mentions.sort()  # reading order (each group is in order already: a merge)
     titles.sort()
-    return _Book(text, starts, names, titles, _side_by_side(text, run_starts, runs, pieces, judge))
+    return _Book(text, starts, names, titles, _side_by_side(text, run_starts, runs, pieces, judge), nouns)
+
+
+def _cut_at_nouns(
+    run: str, found: Sequence[tuple[tuple[str, ...], int, int, bool]], nouns: BookNouns
+) -> tuple[tuple[tuple[str, ...], int, int, bool], ...]:
+    """A run's names without the book's common nouns ("Anblick von Gregors Zimmer" -> "Gregors"),
+    each genitive as its name ("Gregors" -> "Gregor", possessive)."""
+    out: list[tuple[tuple[str, ...], int, int, bool]] = []
+    for tokens, start, end, possessive in found:
+        if not any(bare(t) in nouns.nouns or bare(t) in nouns.genitives for t in tokens):
+            out.append((tokens, start, end, possessive))
+            continue
+        at = start
+        piece: list[tuple[str, int]] = []
+        for index, token in enumerate((*tokens, "")):
+            if token:
+                at = run.find(token, at)
+                if at < 0:  # a cleaned token not written as such (never expected): leave the run whole
+                    return tuple(found)
+            if token and not (bare(token) in nouns.nouns and not is_title(token)):
+                piece.append((token, at))
+                at += len(token)
+                continue
+            while piece and piece[-1][0].islower():  # "von", "der" between names stay out of either
+                piece.pop()
+            while piece and piece[0][0].islower():
+                piece.pop(0)
+            if piece:
+                words = tuple(t for t, _ in piece)
+                last_end = piece[-1][1] + len(piece[-1][0])
+                owned = possessive if index == len(tokens) else False
+                stem = nouns.genitives.get(bare(words[-1]))
+                if stem is not None:
+                    words, owned = (*words[:-1], stem), True
+                out.append((words, piece[0][1], last_end, owned))
+            piece = []
+            if token:
+                at += len(token)
+    return tuple(out)
 
 
 SIDE_BY_SIDE = frozenset((" and ", " or ", " nor ", " with ", ", and ", " & ", " and his ", " and her "))
@@ -692,9 +740,18 @@ def _name_concepts(
             elif not (cues.titles or cues.speech or cues.talk or cluster.titles):
                 if word in place_firsts or word.endswith(PLACE_ENDINGS):
                     kind = "place"  # "Grimpen" beside "Grimpen Mire", "Hampshire", never acting
+                elif book.nouns is not None:
+                    kinds.append(None)  # in German every noun is capitalised: a word that never
+                    continue  # acts or bears a title names no one ("Uhr", "Hilfe")
                 elif _common_word(word, lower):
                     kind = "term"  # "Latitude", "Soup": a common word, capitalised, that never acts
-        elif kind == "term" and len(cluster.core) == 1 and not cluster.family and cues.the >= cues.total / 2:
+        elif (
+            kind == "term"
+            and len(cluster.core) == 1
+            and not cluster.family
+            and cues.the >= cues.total / 2
+            and not cues.vessel  # "la diligence l'Hirondelle": a coach, whatever it is "in"
+        ):
             kind = _the_name_kind(cluster.core[0], cues, lower)
         kinds.append(kind)
 

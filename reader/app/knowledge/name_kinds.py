@@ -11,6 +11,7 @@ place, and the peoples themselves are terms.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -63,7 +64,7 @@ PLACE_ENDINGS = ("shire",)
 ("Hampshire", "Berkshire")."""
 PLACE_OR_BODY_WORDS = PLACE_WORDS | ORGANISATION_WORDS
 VESSEL_WORDS = frozenset(
-    "schooner ship brig barque steamer yacht frigate lugger vessel hms boat sloop".split()
+    "schooner ship brig barque steamer yacht frigate lugger vessel hms boat sloop coach stagecoach diligence".split()
 )
 PAST_ENDINGS = ("ed", "ait", "aient")
 """Endings of a verb in the past right after a name, which then acts ("Hildesheim cleared the box";
@@ -96,13 +97,17 @@ CUE_WORDS = {
     # French
     "à": "at", "au": "at", "aux": "at", "en": "in", "dans": "in", "vers": "towards", "sur": "on",
     "près": "near", "forêt": "forest", "côte": "coast", "ville": "town", "rue": "street",
-    "hôtel": "hotel", "route": "road", "pays": "country", "royaume": "kingdom", "roi": "king", "de": "of", "d'": "of", "d’": "of", "du": "of", "des": "of",
+    "hôtel": "hotel", "route": "road", "abbaye": "abbey", "église": "church", "pont": "bridge", "pays": "country", "royaume": "kingdom", "roi": "king", "de": "of", "d'": "of", "d’": "of", "du": "of", "des": "of",
     "le": "the", "la": "the", "les": "the", "l'": "the", "l’": "the",
     # German
     "nach": "to", "im": "in", "am": "at", "bei": "near", "zu": "to", "zum": "to", "zur": "to",
     "von": "of", "der": "the", "die": "the", "das": "the", "dem": "the", "den": "the",
     "dit": "said", "répondit": "answered", "demanda": "asked", "s'écria": "cried", "reprit": "said",
     "murmura": "murmured", "sagte": "said", "fragte": "asked", "rief": "cried", "antwortete": "answered",
+    "dachte": "thought", "sah": "looked", "blickte": "looked", "ging": "went", "kam": "came",
+    "stand": "stood", "saß": "sat", "nahm": "took", "gab": "gave", "schrieb": "wrote", "lachte": "laughed",
+    "nickte": "nodded", "flüsterte": "whispered", "schrie": "cried", "seufzte": "sighed",
+    "wußte": "knew", "wusste": "knew", "fühlte": "felt", "begann": "began", "drehte": "turned",
 }
 """Words of other languages around a name, as the English word whose cue they give ("à Rouen" as
 "at Rouen", "d'Yvetot" as "of Yvetot", "dit Félicité" as "said Félicité"): the cues are English
@@ -122,6 +127,8 @@ def is_place_name(tokens: Sequence[str], surnames: Collection[str] = ()) -> bool
     if bare(tokens[0]).lower() in PLACE_PREFIXES and len(tokens) > 1:
         return True
     last = bare(tokens[-1]).rsplit("-", 1)[-1]  # "the Spouter-Inn"
+    if "-" in tokens[-1]:
+        last = _cue_word(last.lower())  # "Yonville-l'Abbaye": "abbey"
     if last.lower() not in PLACE_WORDS or bare(tokens[0]).lower() in ADDRESS_TITLES or last in surnames:
         return False
     return len(tokens) == 1 or not all(is_title(t) for t in tokens[:-1])
@@ -150,7 +157,14 @@ class Cues:
     settlement"), or a name as a noun's modifier."""
     who: int = 0
     """Mentions followed by ", who" ("the Lizard, who seemed too much overcome"): someone."""
+    same_of: int = 0
+    """Mentions after one and the same common noun and "of" ("l'eau de Seltz", "eau de Cologne"):
+    the name is part of that thing's name."""
 
+
+SAME_OF_SHARE = 0.7
+"""The share of a name's mentions after one common noun and "of" from which it is part of a thing's
+name ("l'eau de Seltz")."""
 
 OF_PLACE_SHARE = 0.4
 """The share of a name's mentions after a preposition, "of" included, from which a name that never
@@ -174,6 +188,8 @@ def kind_of(cues: Cues, core_length: int) -> str:
         return "place"
     if cues.titles or cues.talk >= max(2, 0.1 * total):
         return "person"
+    if cues.same_of >= SAME_OF_SHARE * total and not (cues.speech or cues.who or cues.place_words):
+        return "term"  # "l'eau de Seltz" three times in four: a kind of water, not someone
     if cues.the >= total / 2:  # "the Knave": a character if it ever talks, else a place or a thing
         if cues.talk or cues.who > cues.locative / 3:  # "in the Pacific" far more than ", who"
             return "person"
@@ -228,6 +244,7 @@ def cues_of(
     for `surnames` see `is_place_name`. A preposition before a possessive governs what is owned ("to
     Claparède's division"), so it says nothing of the name."""
     cues = Cues()
+    of_nouns: Counter[str] = Counter()
     for tokens, previous, following, the, possessive in mentions:
         if previous and (previous[-1][1:2] in ("'", "’") or not _CUE_KEYS.isdisjoint(previous)):
             previous = tuple(map(_cue_word, previous))
@@ -263,8 +280,12 @@ def cues_of(
             cues.place_words += 1  # "the village of Grimpen", "the town of Hunsford", "banks of the Rhine"
         elif previous and previous[-1] in PLACE_BEFORE:
             cues.place_words += 1  # "the planet Venus"
-        if previous and previous[-1] in VESSEL_WORDS:
+        if previous and (
+            previous[-1] in VESSEL_WORDS or (len(previous) > 1 and previous[-1] == "the" and previous[-2] in VESSEL_WORDS)
+        ):  # "the schooner Hesperus", "la diligence l'Hirondelle"
             cues.vessel += 1
+        if len(previous) > 1 and previous[-1] == "of" and previous[-2].isalpha() and previous[-2].islower():
+            of_nouns[previous[-2]] += 1  # "l'eau de Seltz"
         cues.the += the
         cues.who += following in (",who", ",whom")
         if (
@@ -290,4 +311,5 @@ def cues_of(
             or (previous[-1] == "the" and len(previous) > 1 and previous[-2] in LOCATIVE)
         ):
             cues.locative += 1
+    cues.same_of = max((n for word, n in of_nouns.items() if word not in SETTLEMENT_WORDS), default=0)
     return cues

@@ -5,6 +5,10 @@ uses the word where it uses the longer name (in the same pages): "at Shevardino"
 "the Shevardino Redoubt". "Grimpen" (the village) beside "Grimpen Mire" is used elsewhere in the
 book, and stays a place of its own; so does a word that begins two longer place names of the book,
 however rarely used ("Putney": "Putney Hill", "Putney Bridge", a town and what is in it).
+
+A place written as one hyphenated word whose first part is a one-word place of the book is that
+place's full name ("Yonville-l'Abbaye" of "Yonville"): a hyphen joins the words of one name, where a
+space sets a feature apart ("Grimpen Mire").
 """
 
 from __future__ import annotations
@@ -50,4 +54,16 @@ def place_heads(
         near = theirs | {p - 1 for p in theirs} | {p + 1 for p in theirs}
         if own and len(own & near) >= SAME_PAGES_SHARE * len(own):
             joined[index] = home
+    single = {
+        fold(cluster.core[0]): index
+        for index, cluster in enumerate(clusters)
+        if kinds[index] == "place" and len(cluster.core) == 1 and "-" not in cluster.core[0] and index not in joined
+    }
+    for index, cluster in enumerate(clusters):
+        if kinds[index] != "place" or len(cluster.core) != 1 or index in joined:
+            continue
+        head, hyphen, _ = cluster.core[0].partition("-")
+        town = single.get(fold(head)) if hyphen else None
+        if town is not None and town != index:
+            joined[index] = town  # "Yonville-l'Abbaye": the full name of the town "Yonville"
     return joined
