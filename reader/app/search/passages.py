@@ -57,6 +57,28 @@ class WeightedTerm:
 
 
 @dataclass(frozen=True)
+class ScoreParts:
+    """What a page's lexical score is made of (each over the question's whole weight, `whole`)."""
+
+    window: float
+    """The best window's weighted words."""
+    sentence: float
+    """The best single sentence's weighted words."""
+    on_page: float
+    """The weighted words anywhere on the page."""
+    chapter: float
+    """The page's chapter's weighted words over the best chapter's (0..1)."""
+    bm25: float
+    """The page's best chunk's bm25 over the best chunk's (0..1)."""
+    boost: float
+    """The reader's-page boost (1 far from the reader's page)."""
+    whole: float
+    """All the question's weighted words."""
+    found: frozenset[int] = frozenset()
+    """The terms (indices) the page holds."""
+
+
+@dataclass(frozen=True)
 class PagePassage:
     """A page's score, its text that matched (its matching chunks, in order) with the sentences that
     answer inside it, and the chunk those sentences start in."""
@@ -68,9 +90,11 @@ class PagePassage:
     spans: tuple[tuple[int, int], ...]
     chunk_ids: tuple[str, ...] = ()
     """The page's chunks that matched."""
+    parts: ScoreParts | None = None
+    """How the lexical score was made (None for a passage made elsewhere)."""
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     """A light suffix strip, the same for questions and pages: "cried", "cries" and "crying" give "cri"
     or "cry"; "happy" gives "happi"; "running" gives "run"."""
     for suffix in ("ingly", "edly", "ness", "ing", "ies", "ied", "ed", "es", "ly", "s"):
@@ -92,12 +116,12 @@ _FORMS = "(?:{last}?(?:ing|ed|er|ers|est)|e|es|s|ed|d|er|ers|ly|ness|ful|ment|y)
 def term_pattern(word: str) -> str:
     """A regex for a word's inflected forms: its light stem plus a common ending."""
     word = word.lower()
-    stem = _stem(word)
-    if not stem.isalpha() or len(stem) < 3:
+    base = stem(word)
+    if not base.isalpha() or len(base) < 3:
         return re.escape(word) + r"(?:s|es)?"
-    if stem[-1] in "iy":
-        return re.escape(stem[:-1]) + _Y_FORMS
-    return re.escape(stem) + _FORMS.format(last=re.escape(stem[-1]))
+    if base[-1] in "iy":
+        return re.escape(base[:-1]) + _Y_FORMS
+    return re.escape(base) + _FORMS.format(last=re.escape(base[-1]))
 
 
 def sentence_bounds(text: str) -> list[int]:
@@ -107,13 +131,13 @@ def sentence_bounds(text: str) -> list[int]:
 
 def _scan_prefix(word: str) -> str:
     """What every form `term_pattern` accepts starts with ("cri" for "cried": "cry" starts with "cr")."""
-    stem = _stem(word)
-    if not stem.isalpha() or len(stem) < 3:
+    base = stem(word)
+    if not base.isalpha() or len(base) < 3:
         return word
-    return stem[:-1] if stem[-1] in "iy" else stem
+    return base[:-1] if base[-1] in "iy" else base
 
 
-class _Matcher:
+class Matcher:
     """Finds the terms' forms in text: one scan for any of them, then which term each form is."""
 
     def __init__(self, terms: Sequence[WeightedTerm]) -> None:
@@ -177,7 +201,7 @@ def rank_pages(
     pages: dict[int, _Page] = {}
     for chunk in sorted(pool, key=_reading_order):
         pages.setdefault(chunk.start_page, _Page(chunk.start_page, [])).chunks.append(chunk)
-    matcher = _Matcher(terms)
+    matcher = Matcher(terms)
     holders: list[set[int]] = [set() for _ in terms]
     for page in pages.values():
         texts = [c.text for c in page.chunks]
@@ -217,11 +241,13 @@ def rank_pages(
     for ceiling, page in sorted(((bound(p), p) for p in pages.values()), key=lambda b: -b[0]):
         if len(ranked) >= depth and ceiling < ranked[depth - 1].score:
             break
-        window, spans = _best_window(page, terms, idf, weights.window)
+        window, spans, sentence = _best_window(page, terms, idf, weights.window)
         on_page = _value((i for _, _, i in page.found), terms, idf)
+        chapter_share = chapter_value[chapter_of(page.number)] / top_chapter
+        bm25_share = max(c.score for c in page.chunks) / top_bm25
         score = window + weights.page * (on_page - window)
-        score += weights.chapter * whole * chapter_value[chapter_of(page.number)] / top_chapter
-        score += weights.bm25 * whole * max(c.score for c in page.chunks) / top_bm25
+        score += weights.chapter * whole * chapter_share
+        score += weights.bm25 * whole * bm25_share
         chunk = page.chunks[max(0, bisect.bisect_right(page.starts, spans[0]) - 1)]
         passage = PagePassage(
             page.number,
@@ -230,6 +256,16 @@ def rank_pages(
             page.text,
             _trimmed(page.text, spans),
             tuple(c.chunk_id for c in page.chunks),
+            ScoreParts(
+                window,
+                sentence,
+                on_page,
+                chapter_share,
+                bm25_share,
+                boost(page.number),
+                whole,
+                frozenset(i for _, _, i in page.found),
+            ),
         )
         ranked.append(passage)
         ranked.sort(key=lambda p: (-p.score, -p.page))
@@ -238,13 +274,15 @@ def rank_pages(
 
 def _best_window(
     page: _Page, terms: Sequence[WeightedTerm], idf: Sequence[float], size: int
-) -> tuple[float, tuple[int, int]]:
-    """The best run of `size` sentences: its score and its (start, end) in the page's text."""
+) -> tuple[float, tuple[int, int], float]:
+    """The best run of `size` sentences: its score and its (start, end) in the page's text; and the best
+    single sentence's score."""
     bounds = [0, *sentence_bounds(page.text), len(page.text)]
     by_sentence: dict[int, list[int]] = {}
     for start, _, index in page.found:
         by_sentence.setdefault(bisect.bisect_right(bounds, start) - 1, []).append(index)
     best, where = 0.0, (0, min(len(page.text), bounds[1] if len(bounds) > 1 else len(page.text)))
+    single = max((_value(found, terms, idf) for found in by_sentence.values()), default=0.0)
     for first in sorted(by_sentence):
         for low in range(max(0, first - size + 1), first + 1):
             found = [i for s in range(low, low + size) for i in by_sentence.get(s, ())]
@@ -252,7 +290,7 @@ def _best_window(
             if value > best:
                 last = min(low + size, len(bounds) - 1)
                 best, where = value, (bounds[low], bounds[last])
-    return best, where
+    return best, where, single
 
 
 def _trimmed(text: str, span: tuple[int, int]) -> tuple[tuple[int, int], ...]:

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from reader.app.search.page_ranker import DEPTH as LEARNED_DEPTH
+from reader.app.search.page_ranker import Ranking, learned_order, learned_weights
 from reader.app.search.passages import PagePassage, rank_pages, rarity, weighted_terms
 from reader.app.search.question_frames import FRAME_WEIGHT, FRAME_WORDS
 from reader.app.search.question_scope import QuestionScope, asked_names, names_someone, question_scope
@@ -29,10 +31,10 @@ if TYPE_CHECKING:
 MODES = ("auto", "lexical", "semantic", "hybrid")
 HYBRID_BY_DEFAULT = False
 """Whether an installed in-process embedding model (`reader[semantic]`) turns hybrid search on with no
-configuration. Off: on FairytaleQA anthologies hybrid with all-MiniLM-L6-v2 beats the lexical ranking
-ten pages on and at the end of the book (val R@1/R@5 at the end 0.632/0.862 vs 0.619/0.843) but not
-with the reader on the answer's page (0.842/0.962 vs 0.848/0.960; train 0.888 vs 0.899 R@1; see
-benchmarks/story_questions.py); set [embeddings] model = "local" to use it."""
+configuration. Off for now. With the learned re-ranker (page_ranker), hybrid with all-MiniLM-L6-v2
+beats lexical on the FairytaleQA checking half at every position, narrowly (see
+benchmarks/story_questions.py); turning it on changes what a default library loads and fetches, which
+is left to its own change. Set [embeddings] model = "local" to use it."""
 FUSION_WEIGHTS: Mapping[str, float] = {"lexical": 0.6, "summary": 0.6, "semantic": 0.25}
 """How much each retriever's normalised score counts in `fuse` (a retriever not listed: 0.5): page
 summaries beside the lexical pages, and KNN pages when no question word matched (or KNN_IN_HYBRID).
@@ -43,9 +45,10 @@ MiniLM in-process; R@1/R@5 at the end of the book): semantic 0.4 0.660/0.901, 0.
 0.15 0.679/0.898, lexical alone 0.660/0.890. (`fuse`'s SQuAD figures were measured with chunk-level
 rankings and 0.4, before pages were ranked by sentences.)"""
 RERANK_DEPTH = 20
-"""Pages of the lexical ranking that hybrid search re-scores with the stored vectors."""
+"""Pages of the lexical ranking whose closeness to the question hybrid search reads from the stored vectors."""
 SEMANTIC_WEIGHT = 0.3
-"""How much a page's closeness to the question can raise its lexical score in `rerank` (x1.3 at most).
+"""How much a page's closeness to the question can raise its score in `rerank` (x1.3 at most), used only
+when page_ranker.json holds no hybrid weights (the learned re-ranker weighs closeness itself).
 
 FairytaleQA train (2 anthologies, 1,496 questions, MiniLM; R@1/R@5 on the answer's page / at the end
 of the book): lexical 0.896/0.979 0.664/0.890; re-scored 0.15: 0.891/0.980 0.675/0.897, 0.3:
@@ -61,8 +64,6 @@ FUSION_POOL = 50
 """Candidates each retriever contributes to the fusion."""
 LEXICAL_POOL = 120
 """Chunks the full-text index hands to sentence scoring (page recall in the pool: 0.99 on FairytaleQA)."""
-NAMED_CHAPTER_BOOST = 2.0
-"""How much more a page counts inside a chapter the question names ("in chapter 3")."""
 MAX_K = 100
 
 
@@ -240,22 +241,23 @@ class SearchBooksUseCase:
             # the query is embedded while the lexical ranking runs (the model releases the GIL)
             pending = _embedder_thread().submit(self._query_vector, book_id, plan, query)
         correction = None
-        passages: list[PagePassage] = []
+        ranking: Ranking | None = None
         summaries: list[ScoredChunk] = []
         if plan.mode != "semantic":
-            passages, summaries, correction = self._lexical_or_corrected(book, query, terms, page, first, last, k)
+            ranking, summaries, correction = self._lexical_or_corrected(book, query, terms, page, first, last, k)
         vector = pending.result() if pending is not None else None
         if vector is not None and plan.space is not None and (plan.mode == "semantic" or KNN_IN_HYBRID):
             semantic = self.index.semantic(book_id, plan.space, vector, last, FUSION_POOL, first)
         if vector is None and plan.mode == "semantic":
-            passages, summaries, correction = self._lexical_or_corrected(book, query, terms, page, first, last, k)
+            ranking, summaries, correction = self._lexical_or_corrected(book, query, terms, page, first, last, k)
         if vector is None and plan.mode in ("semantic", "hybrid"):
             plan.mode = "lexical"
         if plan.mode == "hybrid" and vector is not None and plan.space is not None:
-            if passages:
-                passages = self._rerank(passages, plan.space, vector)
+            if ranking is not None and ranking.passages:
+                ranking = replace(ranking, closeness=self._closeness(ranking.passages, plan.space, vector))
             elif semantic is None:  # no question word on the pages: the nearest chunks alone
                 semantic = self.index.semantic(book_id, plan.space, vector, last, FUSION_POOL, first)
+        passages = self._ordered(ranking) if ranking is not None else []
         spans = {p.chunk.chunk_id: p.spans for p in passages}
         lexical = [replace(p.chunk, text=p.text, score=p.score) for p in passages]
         semantic_pages = _by_page(semantic or [], {c.start_page: c for c in lexical})
@@ -335,19 +337,19 @@ class SearchBooksUseCase:
 
     def _lexical_or_corrected(
         self, book: Book, query: str, terms: list[str], page: int, first: int, last: int, k: int
-    ) -> tuple[list[PagePassage], list[ScoredChunk], str | None]:
+    ) -> tuple[Ranking, list[ScoredChunk], str | None]:
         """The lexical ranking; when nothing matches, that of the query with misspelt words corrected
         (and the corrected query)."""
         scope = self._scope(book, query, page)
-        passages, summaries = self._lexical(book.id, terms, scope, first, last, k)
-        if passages or summaries:
-            return passages, summaries, None
+        ranking, summaries = self._lexical(book.id, query, terms, scope, first, last, k)
+        if ranking.passages or summaries:
+            return ranking, summaries, None
         corrected = self._correct(book.id, query, terms, first, last)
         if corrected is None:
-            return passages, summaries, None
+            return ranking, summaries, None
         correction, corrected_terms = corrected
-        passages, summaries = self._lexical(book.id, corrected_terms, scope, first, last, k)
-        return passages, summaries, correction
+        ranking, summaries = self._lexical(book.id, correction, corrected_terms, scope, first, last, k)
+        return ranking, summaries, correction
 
     def _scope(self, book: Book, query: str, page: int) -> QuestionScope:
         """What the book knows that bears on the question: its chapters and its people's other names."""
@@ -358,10 +360,10 @@ class SearchBooksUseCase:
         return question_scope(query, chapters.chapters, entries, chapters.chapter_of)
 
     def _lexical(
-        self, book_id: str, terms: list[str], scope: QuestionScope, first: int, last: int, k: int
-    ) -> tuple[list[PagePassage], list[ScoredChunk]]:
-        """Pages ranked by their best sentences among the chunks the full-text index finds, and the
-        pages' summaries that match."""
+        self, book_id: str, query: str, terms: list[str], scope: QuestionScope, first: int, last: int, k: int
+    ) -> tuple[Ranking, list[ScoredChunk]]:
+        """Pages ranked by their best sentences among the chunks the full-text index finds (with what
+        the re-ranker needs to know of them), and the pages' summaries that match."""
         weighted = weighted_terms(terms, FRAME_WORDS, FRAME_WEIGHT, scope.aliases)
         words = [t.word for t in weighted]
         pool = self.index.lexical(book_id, words, last, max(LEXICAL_POOL, 4 * k), first)
@@ -369,23 +371,46 @@ class SearchBooksUseCase:
         summaries = self.index.summaries(book_id, terms, last, FUSION_POOL, first)
         # pages scored sentence by sentence: what fusion or a named chapter's boost may lift into the
         # top k, else only what the answer and the hybrid re-scoring use
-        depth = max(FUSION_POOL if summaries or scope.named else RERANK_DEPTH, k)
-        ranked = rank_pages(weighted, pool, last, scope.chapter_of, rarity=rarity(total, counts), depth=depth)
-        if scope.named is not None:
-            named = scope.named
-            boosted = [
-                replace(p, score=p.score * NAMED_CHAPTER_BOOST) if named[0] <= p.page <= named[1] else p
-                for p in ranked
-            ]
-            ranked = sorted(boosted, key=lambda p: (-p.score, -p.page))
-        return ranked, summaries
+        depth = max(FUSION_POOL if summaries or scope.named else max(RERANK_DEPTH, LEARNED_DEPTH), k)
+        idf = rarity(total, counts)
+        ranked = rank_pages(weighted, pool, last, scope.chapter_of, rarity=idf, depth=depth)
+        chapter_of = scope.chapter_of
+        ranking = Ranking(
+            query,
+            tuple(weighted),
+            tuple(idf),
+            tuple(ranked),
+            tuple(chapter_of(p.page) for p in ranked),
+            tuple(chapter_of(p.page - 1) != chapter_of(p.page) for p in ranked),
+            scope.named,
+        )
+        return ranking, summaries
 
-    def _rerank(self, passages: list[PagePassage], space: EmbeddingSpace, vector: list[float]) -> list[PagePassage]:
-        """The best lexical pages re-scored with their matching chunks' stored vectors (no KNN)."""
-        head = passages[:RERANK_DEPTH]
+    def _ordered(self, ranking: Ranking) -> list[PagePassage]:
+        """The lexical ranking's best pages re-ordered by the learned re-ranker (with the pages'
+        closeness to the question in hybrid search); the pages of a chapter the question names first."""
+        if ranking.closeness and learned_weights("hybrid"):
+            ranked = learned_order(ranking, learned_weights("hybrid"))
+        else:
+            ranked = learned_order(ranking, learned_weights("lexical"))
+            if ranking.closeness:
+                ranked = rerank(ranked, ranking.closeness, SEMANTIC_WEIGHT)
+        named = ranking.named
+        if named is not None:  # the reader said where to look: that chapter's pages first
+            outside = [p for p in ranked if not named[0] <= p.page <= named[1]]
+            lift = max((p.score for p in outside), default=0.0)
+            inside = [replace(p, score=p.score + lift) for p in ranked if named[0] <= p.page <= named[1]]
+            ranked = inside + outside
+        return ranked
+
+    def _closeness(
+        self, passages: Sequence[PagePassage], space: EmbeddingSpace, vector: list[float]
+    ) -> dict[int, float]:
+        """The cosine of the question to the closest of each best page's matching chunks (stored vectors)."""
+        head = passages[: max(RERANK_DEPTH, LEARNED_DEPTH)]
         similar = self.index.similarities(space, vector, [c for p in head for c in p.chunk_ids])
         closest = {p.page: max((similar[c] for c in p.chunk_ids if c in similar), default=None) for p in head}
-        return rerank(passages, {page: v for page, v in closest.items() if v is not None}, SEMANTIC_WEIGHT)
+        return {page: v for page, v in closest.items() if v is not None}
 
     def _query_vector(self, book_id: str, plan: _Plan, query: str) -> list[float] | None:
         """The query's vector, or None (with a warning) when the query cannot be embedded."""
