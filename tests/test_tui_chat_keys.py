@@ -4,6 +4,7 @@ between citations, the wide chat, leaving the ask box, the offline answer's bloc
 from __future__ import annotations
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Button, Input, Markdown
 
 from reader.tui.app import ReaderApp
@@ -21,6 +22,12 @@ def hints(app: ReaderApp) -> str:
     return str(app.query_one(KeyHints).content)
 
 
+async def scrolled(pilot: Pilot[object], *keys: str) -> None:
+    """Press `keys`, then wait until the scrolls they start have finished."""
+    await pilot.press(*keys)
+    await pilot.wait_for_scheduled_animations()
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_a_long_offline_answer_scrolls_from_the_keyboard(size: tuple[int, int]) -> None:
     services, _ = sample_services(12)
@@ -36,18 +43,19 @@ async def test_a_long_offline_answer_scrolls_from_the_keyboard(size: tuple[int, 
         await pilot.press("up")  # from the ask box up into the conversation
         assert app.focused is log
         assert "Scroll" in hints(app) and "Next citation" in hints(app)
-        await pilot.press("end")
+        # Textual animates these scrolls: each check waits for its animation to end (under load it lags)
+        await scrolled(pilot, "end")
         assert log.scroll_y == log.max_scroll_y
-        await pilot.press("home")
+        await scrolled(pilot, "home")
         assert log.scroll_y == 0
-        await pilot.press("pagedown")
+        await scrolled(pilot, "pagedown")
         assert log.scroll_y > 1
         down = log.scroll_y
-        await pilot.press("pageup")
+        await scrolled(pilot, "pageup")
         assert log.scroll_y < down
-        await pilot.press("j", "j")
+        await scrolled(pilot, "j", "j")
         assert log.scroll_y >= 2
-        await pilot.press("k")
+        await scrolled(pilot, "k")
         assert log.scroll_y >= 1
         # Tab walks the citations (past the config block); each focused one is scrolled into view
         citations = [b for b in pane.query(Button) if "citation" in b.classes]
