@@ -427,7 +427,8 @@ def _cut_at_nouns(
     each genitive as its name ("Gregors" -> "Gregor", possessive)."""
     out: list[tuple[tuple[str, ...], int, int, bool]] = []
     for tokens, start, end, possessive in found:
-        if not any(bare(t) in nouns.nouns or bare(t) in nouns.genitives for t in tokens):
+        bares = set(map(bare, tokens))
+        if nouns.nouns.isdisjoint(bares) and nouns.genitives.keys().isdisjoint(bares):
             out.append((tokens, start, end, possessive))
             continue
         at = start

@@ -111,8 +111,9 @@ class BookWords:
         forms = _LOWER_LINE.findall(_restore("\n".join(vocabulary))) if vocabulary else []
         lower_of = dict(compress(zip(vocabulary, forms, strict=True), forms))
         lower: Counter[str] = Counter()
+        get = lower.get  # not `lower[form] +=`: Counter's __missing__ is a Python call per new form
         for word, form in lower_of.items():
-            lower[form] += counts[word]
+            lower[form] = get(form, 0) + counts[word]
         return cls(words, lower, lower_of)
 
 
@@ -169,29 +170,31 @@ def key_terms(words: BookWords, taken: set[str], limit: int) -> list[ExtractedCo
         return []
     pages = len(words.pages)
     groups: dict[str, list[str]] = {}
+    excluded = BACKGROUND | NOT_NAMES | taken
     for word in lower:
-        if (
-            len(word) < 3
-            or word in BACKGROUND
-            or word in NOT_NAMES
-            or word in taken
-            or "'" in word
-            or "’" in word
-            or word.endswith(NOT_NOUN_ENDINGS)
-        ):
+        if len(word) < 3 or word in excluded or "'" in word or "’" in word or word.endswith(NOT_NOUN_ENDINGS):
             continue
         stem = word
-        for suffix in ("es", "s"):
-            if word.endswith(suffix) and word[: -len(suffix)] in lower:
-                stem = word[: -len(suffix)]
-                break
-        if stem in BACKGROUND:
-            continue
-        groups.setdefault(stem, []).append(word)
+        if word[-1] == "s":  # a plural: "es" first ("churches"), then "s"
+            if word[-2] == "e" and word[:-2] in lower:
+                stem = word[:-2]
+            elif word[:-1] in lower:
+                stem = word[:-1]
+            if stem in BACKGROUND:
+                continue
+        group = groups.get(stem)
+        if group is None:
+            groups[stem] = [word]
+        else:
+            group.append(word)
     minimum = 3 if pages < 100 else 5
-    totals = {stem: sum(lower[form] for form in forms) for stem, forms in groups.items()}
+    totals = {stem: lower[forms[0]] if len(forms) == 1 else sum(map(lower.__getitem__, forms)) for stem, forms in groups.items()}
     stem_of = {form: stem for stem, forms in groups.items() if totals[stem] >= minimum for form in forms}
-    stem_of_word = {word: stem_of[form] for word, form in words.lower_of.items() if form in stem_of}
+    lower_of = words.lower_of
+    stem_of_word = {
+        word: stem_of[form]
+        for word, form in compress(lower_of.items(), map(stem_of.__contains__, lower_of.values()))
+    }
     # per page, how often each stem occurs: C loops over the page's words
     on_page = [Counter(filter(None, map(stem_of_word.get, page))) for page in words.pages]
     document_frequency: Counter[str] = Counter(chain.from_iterable(on_page))
@@ -208,9 +211,8 @@ def key_terms(words: BookWords, taken: set[str], limit: int) -> list[ExtractedCo
     chosen = [(score, stem) for score, stem in candidates if stem in nouns][:limit]
     forms_chosen = {form for _, stem in chosen for form in groups[stem]}
     words_of: dict[str, set[str]] = {}
-    for word, form in words.lower_of.items():
-        if form in forms_chosen:
-            words_of.setdefault(form, set()).add(word)
+    for word, form in compress(lower_of.items(), map(forms_chosen.__contains__, lower_of.values())):
+        words_of.setdefault(form, set()).add(word)
     chosen_stems = {stem for _, stem in chosen}
     pages_of: dict[str, list[tuple[int, int]]] = {stem: [] for stem in chosen_stems}
     for number, counts in enumerate(on_page, start=1):

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import chain, compress
+from operator import itemgetter
 
 
 @dataclass(frozen=True)
@@ -96,13 +98,12 @@ def book_nouns(text: str, lower: Counter[str]) -> BookNouns | None:
 
     def family(w: str) -> bool:
         """The book writes the word inflected, or it is an inflected form, or ends a compound."""
-        if any(w + e in capitalised for e in language.inflections):
-            return True
-        if any(
-            w.endswith(e) and len(w) - len(e) >= 3 and w[: -len(e)] in capitalised
-            for e in language.inflections
-        ):
-            return True
+        for ending in language.inflections:  # loops, not any(): this runs for every capitalised word
+            if w + ending in capitalised:
+                return True
+        for ending in language.inflections:
+            if w.endswith(ending) and len(w) - len(ending) >= 3 and w[: -len(ending)] in capitalised:
+                return True
         return len(w) >= COMPOUND_HEAD and w.lower() in compound_ends
 
     nouns = {
@@ -122,6 +123,7 @@ def book_nouns(text: str, lower: Counter[str]) -> BookNouns | None:
 
 
 _PUNCTUATION = "»«\"“”„‘’'()[]:;.!?-–—_*"
+_PUNCTUATION_OR_COMMA = _PUNCTUATION + ","
 
 
 def _uses(text: str, language: NounLanguage) -> tuple[Counter[str], Counter[str]]:
@@ -129,32 +131,40 @@ def _uses(text: str, language: NounLanguage) -> tuple[Counter[str], Counter[str]
     how often right after a determiner, or after a determiner and up to three adjectives ("der
     alten Bedienerin"), or after the genitive of another capitalised word ("Gregors Aussehen")."""
     tokens = text.split()
-    mid: Counter[str] = Counter()
-    after: Counter[str] = Counter()
+    mids: list[str] = []
+    afters: list[str] = []
     owned: Counter[tuple[str, str]] = Counter()
     determiners = language.determiners
-    for index in range(1, len(tokens)):
-        token = tokens[index]
-        if not token[0].isupper() and not (token[0] in _PUNCTUATION and token[1:2].isupper()):
+    # C loops find the capitalised tokens (or quoted ones: "»Gregor"); only those are looked at
+    firsts = list(map(itemgetter(0), tokens))
+    quoted = compress(range(len(tokens)), map(_PUNCTUATION.__contains__, firsts))
+    capitals = chain(
+        compress(range(len(tokens)), map(str.isupper, firsts)),
+        (index for index in quoted if tokens[index][1:2].isupper()),
+    )
+    for index in sorted(capitals):  # reading order, as counted before
+        if not index:
             continue
+        token = tokens[index]
         previous = tokens[index - 1]
         if not (previous[-1].islower() or previous[-1] == ","):
             continue
-        word = token.strip(_PUNCTUATION + ",")
+        word = token.strip(_PUNCTUATION_OR_COMMA)
         if not word or not word[0].isupper():
             continue
-        mid[word] += 1
+        mids.append(word)
         if previous[0].isupper() and previous.endswith(language.genitive):
             owned[(previous.rstrip(_PUNCTUATION)[: -len(language.genitive)], word)] += 1
         back = index - 1
         while True:
             before = tokens[back].rstrip(",")
             if before in determiners:
-                after[word] += 1
+                afters.append(word)
                 break
             if index - back > ADJECTIVES_BETWEEN or not before.endswith(ADJECTIVE_ENDINGS) or not back:
                 break
             back -= 1
+    mid, after = Counter(mids), Counter(afters)  # counted in C, each word first where it first comes
     for (owner, word), count in owned.items():
         if mid[owner]:  # "Gregors Aussehen": a name's genitive stands for a determiner ("sein Aussehen")
             after[word] += count
