@@ -745,6 +745,11 @@ def main() -> None:
         "READER_DB": str(db_path),
         "READER_CONFIG": str(workdir / "config.toml"),
         "XDG_CONFIG_HOME": str(workdir / "config"),
+        # the app's own cache (its parsed CSS, reader.tui.saved_css), as on a user's machine: the shared
+        # ~/.cache/reader is rewritten by every other checkout's tests and benchmarks run on this machine
+        # (the rules are saved by where their CSS was read from), so a start often found it stale and
+        # parsed all the CSS again
+        "XDG_CACHE_HOME": str(workdir / "cache"),
         "PYTHONPATH": str(ROOT),
     }
     if args.images:

@@ -19,7 +19,8 @@ from reader.tui.app import ReaderApp
 from reader.tui.citations import linkify_citations
 from reader.tui.panes.chat_pane import CONFIG_EXAMPLE, ChatPane
 from reader.tui.screens.conversations_screen import ConversationsScreen
-from reader.tui.widgets.chat_items import CodeItem, ErrorItem, NoticeItem, QuestionItem, ToolCallItem
+from reader.tui.widgets.chat_items import ErrorItem, QuestionItem, ToolCallItem
+from reader.tui.widgets.chat_notices import CodeItem, NoticeItem
 from tests.chat_helpers import chat_services, later_texts, tool_messages
 from tests.support import scripted_server as scripted
 from tests.support.scripted_server import ScriptedServer

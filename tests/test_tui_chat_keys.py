@@ -9,8 +9,8 @@ from textual.widgets import Button, Input, Markdown
 
 from reader.tui.app import ReaderApp
 from reader.tui.panes.chat_pane import CONFIG_EXAMPLE, ChatPane
-from reader.tui.widgets.chat_items import CodeItem, NoticeItem
 from reader.tui.widgets.chat_log import ChatLog
+from reader.tui.widgets.chat_notices import CodeItem, NoticeItem
 from reader.tui.widgets.key_hints import KeyHints
 from tests.test_tui_chat import answered
 from tests.tui_helpers import sample_services, wait_until

@@ -17,7 +17,7 @@ from textual.screen import Screen
 
 from reader.locations import saved_css_path, user_themes_dir
 from reader.services import Services
-from reader.startup import freeze_startup_heap, release_closed_screens, thaw_heap
+from reader.startup import collect_if_due, freeze_startup_heap, release_closed_screens, thaw_heap
 from reader.tui.commands import reader_commands
 from reader.tui.dialogs import Dialogs
 from reader.tui.images.illustrated_text import IllustratedPageText
@@ -60,13 +60,18 @@ WORKER_TASKS = {
 """What a failed worker was doing, by worker group (the notice's first words)."""
 
 REPLACED_COMMANDS = {"Keys"}
+"""Textual's palette commands that reader has its own for (its "Keys" lists every key)."""
 FIRST_PICTURES_WAIT = 0.25
 """Seconds the side panes wait after the first paint for the first page's pictures, at most."""
 WARM_PICTURES_AFTER = 0.5
 """Seconds after the first page (with its pictures) that Pillow loads on the picture thread, for the
 first illustrated page turned to: not at once, where it would share the CPU with the side panes filling
 (measured: the whole screen idle some 40 ms later for a page without pictures)."""
-"""Textual's palette commands that reader has its own for (its "Keys" lists every key)."""
+IDLE_COLLECT_AFTER = 0.01
+"""Seconds between checks, after the frame that shows a new page, that the page is on screen with its
+pictures and no newer page was asked for: then a due full garbage collection runs
+(reader.startup.collect_if_due)."""
+IDLE_COLLECT_CHECKS = 10
 
 THEME = "theme"
 
@@ -122,6 +127,8 @@ class ReaderApp(App[None]):
             self.unregister_theme(name)
         for theme in loaded.themes:
             self.register_theme(theme)
+        self._pages_shown = 0
+        """Pages shown so far (a due collection waits until the reader stays on one)."""
         self.first_paint = threading.Event()
         """Set once the first frame is up: worker threads whose reads would race it wait for it."""
         self._after_first_page: list[Callable[[], object]] | None = []
@@ -289,6 +296,22 @@ class ReaderApp(App[None]):
         self.reading.page_viewed(event.book_id, event.number)
         if event.horizon_moved:
             self.reading.horizon_moved(event.book_id, event.horizon)
+        self._pages_shown += 1
+        turn = self._pages_shown
+        # from the frame that shows the page on (a timer alone could fire before it, inside the turn)
+        self.call_after_refresh(
+            lambda: self.set_timer(IDLE_COLLECT_AFTER, lambda: self._collect_when_read(turn, IDLE_COLLECT_CHECKS))
+        )
+
+    def _collect_when_read(self, turn: int, checks: int) -> None:
+        """Once page `turn` is on screen with its pictures and nothing newer was asked for, run a due full
+        collection now, not in the next turn (see reader.startup.collect_if_due)."""
+        if turn != self._pages_shown or len(self.screen_stack) > 1 or not self.query("#viewer"):
+            return  # turned on, a dialog is open (the next page shown checks again), or the app is closing
+        if not self.viewer.page_text.settled() and self.viewer.page_text.figures and checks:
+            self.set_timer(IDLE_COLLECT_AFTER, lambda: self._collect_when_read(turn, checks - 1))
+            return
+        collect_if_due()
 
     @on(CitationFollowed)
     def _citation_followed(self, event: CitationFollowed) -> None:

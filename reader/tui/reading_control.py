@@ -127,7 +127,7 @@ class ReadingControl:
     def show_horizon(self) -> None:
         """Show the reading position in the chat and the library."""
         self._horizon_timer = None
-        if self.session is not None:
+        if self.session is not None and self.app.query("#chat"):  # the panes go before the app's timers stop
             self.panes.chat.set_horizon(self.session.label(self.session.horizon), self.session.horizon)
             self.panes.library.show_progress(self.session.book.id, self.session.horizon)
 

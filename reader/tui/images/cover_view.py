@@ -58,7 +58,7 @@ class CoverView(Widget, can_focus=False):
         parent = self.parent
         room = isinstance(parent, Widget) and parent.size.height >= MIN_PANE_ROWS
         if book is None or protocol == OFF or not room:
-            self.display = False
+            self._hide()
             return
         cached = COVERS.get((book.id,))
         if cached is not None:
@@ -89,10 +89,14 @@ class CoverView(Widget, can_focus=False):
         if self.book is None or event.book_id != self.book.id:
             return
         if event.strips is None:
-            self.display = False
+            self._hide()
             return
         COVERS.put((event.book_id,), DrawnPicture(event.strips))
         self._show(event.strips)
+
+    def _hide(self) -> None:
+        if self.display:  # setting it lays the screen out again, even to the value it has
+            self.display = False
 
     def _show(self, strips: list[Strip]) -> None:
         self._cover_strips = strips

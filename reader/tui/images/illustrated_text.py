@@ -12,6 +12,7 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 
+from reader.startup import release_picture_styles
 from reader.tui.images.figures import Figure
 from reader.tui.images.picture_cache import PictureCache, ScaledPictures
 from reader.tui.images.picture_thread import submit
@@ -68,6 +69,8 @@ class IllustratedPageText(PageText):
         """Line index -> (its part of a Sixel picture, the picture's indent) for the page on screen."""
         self._shown_at = 0.0
         self._settled_posted = False
+        self._shown_lines: dict[tuple[Any, ...], list[Strip]] = {}
+        """The lines of the pictures on the page shown, made once for it (the cache keeps them compact)."""
 
     # --- what the page shows -----------------------------------------------------------------------
 
@@ -75,6 +78,9 @@ class IllustratedPageText(PageText):
         """The pictures of the page about to be shown (call before `show`); they draw after it paints.
         `find`, run off the UI thread, finds more (a PDF page's figures): their places open when found."""
         self.token += 1
+        if self._shown_lines and self.protocol == CELLS:
+            release_picture_styles()  # the page left had pictures drawn in cells (see reader.startup)
+        self._shown_lines = {}
         self.figures = self._drawable(figures)
         self._shown_at = time.perf_counter()
         if self.figures:
@@ -179,7 +185,10 @@ class IllustratedPageText(PageText):
         if picture is None:
             drawn = frame(figure.alt, self.failed.get(figure.key, ""), width, rows, columns, style)
         else:
-            drawn = picture.strips
+            key = (figure.key, columns, rows, self.protocol)
+            if key not in self._shown_lines:
+                self._shown_lines[key] = picture.lines()
+            drawn = self._shown_lines[key]
             pad = max(0, (width - columns) // 2)
             for strip, sixel in zip(drawn, picture.sixels, strict=False):
                 self._sixel_marks[id(strip)] = (sixel, pad)

@@ -8,13 +8,13 @@ from typing import Any
 
 from reader.tui.images.render import DrawnPicture
 
-MAX_CACHED_CELLS = 3_000
-"""A few pictures (about four of 50 x 16 cells): the pages just turned back to draw at once. Kept small
-because a drawn picture is thousands of objects (segments, styles) that every full garbage collection
-walks. Measured over 150 illustrated page turns (1 MP JPEG on each): with 40,000 cells (83 pictures
-kept) full collections took 2.0 s in all, up to 290 ms each; with 8,000 cells 0.7 s, up to 63 ms; with
-3,000 cells 0.5 s, up to 35 ms (0.06 s for the same turns without pictures). Pictures further back are
-redrawn from `ScaledPictures` off the UI thread (half-block cells: about 5 ms)."""
+MAX_CACHED_CELLS = 40_000
+"""Some 25 pictures of 40 x 40 cells: the pages just turned back to draw at once. A drawn picture in
+half-block cells is kept as its pixels (CellPicture) and a Kitty or Sixel one as a few blank or
+placeholder lines and its escape sequences, so keeping many costs the garbage collector little (when
+drawn pictures were kept as strips of styled segments, this was 3,000 cells: about four pictures, since
+every full collection walked their thousands of objects). Pictures further back are redrawn from
+`ScaledPictures` off the UI thread (half-block cells: about 5 ms)."""
 MAX_SCALED_BYTES = 24_000_000
 """Pixels of scaled pictures kept on the picture thread (a 56 x 56 half-block picture: 9 KB; a Kitty
 picture of 50 x 16 cells: 480 KB)."""
@@ -24,7 +24,7 @@ SIXEL_CHARS_PER_CELL = 8
 
 def picture_cost(picture: DrawnPicture) -> int:
     """What a drawn picture counts against the bound: its cells, and its Sixel data."""
-    return sum(strip.cell_length for strip in picture.strips) + sum(map(len, picture.sixels)) // SIXEL_CHARS_PER_CELL
+    return picture.cell_count() + sum(map(len, picture.sixels)) // SIXEL_CHARS_PER_CELL
 
 
 class PictureCache:

@@ -4,23 +4,38 @@ Kitty's protocol, the escape sequences that send it to the terminal; for Sixel, 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.segment import Segment
 from textual.strip import Strip
 
 from reader.tui.images.protocol import KITTY, SIXEL
 
+if TYPE_CHECKING:
+    from reader.tui.images.cells import CellPicture
+
 
 @dataclass(frozen=True)
 class DrawnPicture:
     """A picture ready for the page: its lines, what to send the terminal first ("" for cells), what
-    to send when it is dropped, and for Sixel the image that draws each line (its strips are blank)."""
+    to send when it is dropped, and for Sixel the image that draws each line (its strips are blank).
+    In half-block cells its lines are made from `cells` when a page shows it (see CellPicture)."""
 
     strips: list[Strip]
     transmit: str = ""
     release: str = ""
     sixels: tuple[str, ...] = ()
+    cells: CellPicture | None = None
+
+    def lines(self) -> list[Strip]:
+        """The picture's lines on the page (made now, for half-block cells)."""
+        return self.cells.strips() if self.cells is not None else self.strips
+
+    def cell_count(self) -> int:
+        """How many cells it covers."""
+        if self.cells is not None:
+            return self.cells.cells
+        return sum(strip.cell_length for strip in self.strips)
 
 
 def pixel_size(protocol: str, columns: int, rows: int, cell: tuple[int, int]) -> tuple[int, int]:
@@ -45,6 +60,6 @@ def draw_picture(
 
         blanks = [Strip([Segment(" " * (pad + columns))], pad + columns) for _ in range(rows)]
         return DrawnPicture(blanks, sixels=tuple(sixel_rows(image, rows, cell[1])))
-    from reader.tui.images.cells import halfblock_strips
+    from reader.tui.images.cells import CellPicture
 
-    return DrawnPicture(halfblock_strips(image, columns, rows, pad))
+    return DrawnPicture([], cells=CellPicture.of(image, columns, rows, pad))

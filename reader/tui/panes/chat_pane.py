@@ -145,7 +145,8 @@ class ChatPane(DeferredPane):
         """How many parts of the running turn's answer arrived (one or none: it is shown from its start)."""
 
     def contents(self) -> Iterable[Widget]:
-        yield ChatLog(id="chat-log")
+        """The log with its opening notices in it (one layout and frame for all), and the ask box."""
+        yield ChatLog(*self._opening_items(), id="chat-log")
         yield AskInput(placeholder="Ask about the book…  (a)", id="chat-input")
 
     def on_mount(self) -> None:
@@ -153,7 +154,6 @@ class ChatPane(DeferredPane):
 
     def on_filled(self) -> None:
         self.chat_log.anchor()
-        self._reset_log()
         if self.book_id is not None:
             self._load_latest(self.book_id)
 
@@ -276,17 +276,21 @@ class ChatPane(DeferredPane):
 
     def _reset_log(self) -> None:
         if not self.filled:
-            return  # on_filled shows it
-        from reader.tui.widgets.chat_items import CodeItem, NoticeItem
-
+            return  # the log is made with its opening notices when the pane fills
         self.chat_log.remove_children()
+        self.chat_log.mount_all(self._opening_items())
+
+    def _opening_items(self) -> list[Widget]:
+        """What a new conversation starts with: how to connect a model, when none is (said once)."""
+        from reader.tui.widgets.chat_notices import CodeItem, NoticeItem
+
         self._noticed.clear()
         if self.book_id is None:
-            self.chat_log.mount(NoticeItem("Open a book to ask about it."))
-            return
+            return [NoticeItem("Open a book to ask about it.")]
         if hint := offline_hint(self.services):
-            self.chat_log.mount(NoticeItem(hint), CodeItem(CONFIG_EXAMPLE))
             self._noticed.add(NO_MODEL)
+            return [NoticeItem(hint), CodeItem(CONFIG_EXAMPLE)]
+        return []
 
     def action_new_conversation(self) -> None:
         """Start a new conversation about this book."""
@@ -340,7 +344,8 @@ class ChatPane(DeferredPane):
     @on(MessagesLoaded)
     async def _messages_loaded(self, event: MessagesLoaded) -> None:
         from reader.tui.widgets.answer_item import AnswerItem
-        from reader.tui.widgets.chat_items import CodeItem, NoticeItem, QuestionItem, ToolCallItem
+        from reader.tui.widgets.chat_items import QuestionItem, ToolCallItem
+        from reader.tui.widgets.chat_notices import CodeItem, NoticeItem
 
         if event.latest is not None and (
             event.latest != self.book_id or self.running is not None or self.conversation_id is not None
@@ -429,7 +434,8 @@ class ChatPane(DeferredPane):
         if turn is None or message.turn != self.turn:
             return  # a cancelled turn's late events
         from reader.domain import chat as events  # the chat's records load with the first question
-        from reader.tui.widgets.chat_items import ErrorItem, NoticeItem, ToolCallItem
+        from reader.tui.widgets.chat_items import ErrorItem, ToolCallItem
+        from reader.tui.widgets.chat_notices import NoticeItem
 
         event = message.event
         if not isinstance(event, events.NoticeEvent):

@@ -29,9 +29,6 @@ from reader.tui.worker_failures import forward_failure
 if TYPE_CHECKING:
     from reader.domain.enrichment import EnrichmentStatus
 
-LIST_LIMIT = 100
-"""Books listed at once; the rest are reached by filtering (a long list costs start-up time)."""
-
 PROGRESS_INTERVAL = 0.05
 """Seconds between progress messages from the import worker."""
 
@@ -98,9 +95,13 @@ class LibraryPane(DeferredPane):
         self.open_book: str | None = None
 
     def contents(self) -> list[Widget]:
+        """The filter, and the list already holding the books: they are laid out and drawn in one frame."""
+        self._read_books()
+        book_list = BookList(id="book-list")
+        self._show_list(book_list, "")
         return [
             Input(placeholder="Filter books  /", id="library-filter"),
-            BookList(id="book-list"),
+            book_list,
             CoverView(self.services, id="book-cover"),
             ImportProgress(id="import-progress"),
         ]
@@ -108,31 +109,30 @@ class LibraryPane(DeferredPane):
     def on_mount(self) -> None:
         self.border_title = "Library"
 
-    def on_filled(self) -> None:
-        self.reload()
-
     # --- the list ----------------------------------------------------------------------------------
 
     def reload(self) -> None:
         """Read the books again (most recently read first) and show them through the filter."""
-        overview = self.services.library.overview()
-        self.books, self.embedded, self.enrichment = overview.books, overview.embedded, overview.enrichment
+        self._read_books()
         self.refresh_list()
 
-    def refresh_list(self) -> None:
-        """Show the loaded books through the current filter."""
+    def _read_books(self) -> None:
+        overview = self.services.library.overview()
+        self.books, self.embedded, self.enrichment = overview.books, overview.embedded, overview.enrichment
+
+    def refresh_list(self, *, best_first: bool = False) -> None:
+        """Show the loaded books through the current filter (`best_first`: highlight the best match, not
+        the book highlighted before)."""
         if not self.filled:
-            return  # on_filled reloads
+            return  # the list is made with the books when the pane fills
         query = self.query_one("#library-filter", Input).value
+        self._show_list(self.query_one(BookList), query, best_first=best_first and bool(query.strip()))
+
+    def _show_list(self, book_list: BookList, query: str, *, best_first: bool = False) -> None:
+        """Every book matching `query`, best first (its rows are drawn as they come on screen)."""
         matches = filter_books(self.books, query)
-        shown, more = matches, ""
-        if len(matches) > LIST_LIMIT:
-            what = "matches: refine the filter" if query.strip() else "books: type to filter"
-            more = f"… {len(matches) - LIST_LIMIT} more {what}"
-            open_book = [b for b in matches[LIST_LIMIT:] if b.id == self.open_book]
-            shown = matches[:LIST_LIMIT] + open_book
-        self.query_one(BookList).show_books(
-            shown, self.embedded, self.busy, self.open_book, more, self.enrichment
+        book_list.show_books(
+            matches, self.embedded, self.busy, self.open_book, self.enrichment, keep_highlight=not best_first
         )
         count = len(self.books)
         self.border_subtitle = (
@@ -164,7 +164,7 @@ class LibraryPane(DeferredPane):
 
     @on(Input.Changed, "#library-filter")
     def _filter_changed(self) -> None:
-        self.refresh_list()
+        self.refresh_list(best_first=True)  # Enter opens the best match of what is typed now
 
     @on(Input.Submitted, "#library-filter")
     def _filter_submitted(self) -> None:

@@ -1,4 +1,5 @@
-"""The list of books: title, author, reading progress and indexing state per book."""
+"""The list of books: title, author, reading progress and indexing state per book; a row is drawn only
+when it comes on screen."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.content import Content
+from textual.geometry import Size
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -65,8 +67,43 @@ def book_prompt(
     return Content("\n").join(lines)
 
 
+class BookOption(Option):
+    """One book's row; its prompt is made when first drawn (most rows of a long list never are)."""
+
+    def __init__(
+        self,
+        book: Book,
+        models: Sequence[str],
+        busy: str | None,
+        is_open: bool,
+        enrichment: EnrichmentStatus | None = None,
+    ) -> None:
+        super().__init__("", id=book.id)
+        self._made: tuple[Book, Sequence[str], str | None, bool, EnrichmentStatus | None] | None = (
+            book, models, busy, is_open, enrichment,
+        )
+        self._lines = 3 + bool(enrich_state(enrichment))
+
+    @property
+    def prompt(self) -> Content:
+        if self._made is not None:
+            self._prompt, self._made = book_prompt(*self._made), None
+        assert isinstance(self._prompt, Content)
+        return self._prompt
+
+    def _set_prompt(self, prompt: object) -> None:
+        self._made = None
+        super()._set_prompt(prompt)  # type: ignore[arg-type]
+
+    @property
+    def lines(self) -> int:
+        """The rows it takes (its lines are never wrapped: the list cuts them)."""
+        return self._lines if self._made is not None else len(self.prompt.split("\n"))
+
+
 class BookList(OptionList):
-    """Books in the library; the option ids are book ids."""
+    """Books in the library; the option ids are book ids. Rows are never wrapped, so each option's height
+    is its number of lines: the list is laid out without making or measuring the rows off screen."""
 
     BINDINGS = [
         Binding("j", "cursor_down", "Down", id="library.down", show=False),
@@ -79,28 +116,38 @@ class BookList(OptionList):
         embedded: dict[str, list[str]],
         busy: dict[str, str],
         open_book: str | None,
-        more: str = "",
         enrichment: dict[str, EnrichmentStatus] | None = None,
+        *,
+        keep_highlight: bool = True,
     ) -> None:
-        """Replace the options, keeping the highlighted book when it is still listed.
-
-        `more` is a last, disabled line saying how many books are not listed.
-        """
-        highlighted = self.highlighted_option.id if self.highlighted_option else None
+        """Replace the options, keeping the highlighted book when it is still listed (or else the open one);
+        without `keep_highlight` the first is highlighted."""
+        highlighted = self.highlighted_option.id if self.highlighted_option and keep_highlight else None
         enriched = enrichment or {}
-        options = [
-            Option(
-                book_prompt(b, embedded.get(b.id, ()), busy.get(b.id), b.id == open_book, enriched.get(b.id)),
-                id=b.id,
-            )
+        self.set_options(
+            BookOption(b, embedded.get(b.id, ()), busy.get(b.id), b.id == open_book, enriched.get(b.id))
             for b in books
-        ]
-        if more:
-            options.append(Option(Content.styled(more, "italic $text-muted"), disabled=True))
-        self.set_options(options)
+        )
         ids = [book.id for book in books]
-        target = highlighted if highlighted in ids else open_book if open_book in ids else None
+        target = highlighted if highlighted in ids else open_book if keep_highlight and open_book in ids else None
         if target is not None:
             self.highlighted = ids.index(target)
         elif ids:
             self.highlighted = 0
+
+    def _update_lines(self) -> None:
+        """Textual's, with each row's height known without laying its prompt out, and before the list
+        has a size (so the first layout already has the list's full height and scrollbar)."""
+        cache = self._line_cache
+        lines = cache.lines
+        start = lines[-1][0] + 1 if lines else 0
+        for index, option in enumerate(self.options[start:], start):
+            cache.index_to_line[index] = len(lines)
+            height = (option.lines if isinstance(option, BookOption) else 1) + option._divider
+            cache.heights[index] = height
+            lines.extend((index, line) for line in range(height))
+        size = Size(0, len(lines))  # never scrolled sideways: no width to measure
+        if size != self.virtual_size:
+            self.virtual_size = size
+            if self.is_mounted:
+                self._scroll_update(size)

@@ -25,6 +25,7 @@ class KeyHints(Static):
 
     def on_mount(self) -> None:
         self._pending = False
+        self._shown: list[tuple[str, str, str]] | None = None
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
         self._show()
 
@@ -55,9 +56,13 @@ class KeyHints(Static):
 
     def _show(self) -> None:
         self._pending = False
-        parts = [self._hint(key, shown, description) for key, shown, description in self._hints()]
+        hints = self._hints()
+        if hints == self._shown:
+            return  # bindings change with every widget mounted: most leave the hints as they were
+        self._shown = hints
+        parts = [self._hint(key, shown, description) for key, shown, description in hints]
         parts.append(self._hint("ctrl+p", "^p", "Commands"))
-        self.update(Content("  ").join(parts))
+        self.update(Content("  ").join(parts), layout=False)  # one line high whatever it says
 
     @staticmethod
     def _hint(key: str, shown: str, description: str) -> Content:
