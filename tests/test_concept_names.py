@@ -477,6 +477,21 @@ def test_a_number_the_book_writes_as_a_name_is_someone_and_a_count_is_not() -> N
     assert not any(c.name in ("One", "Two", "Three") for c in concepts.values())
 
 
+def test_a_date_written_in_capitalised_number_words_is_nobody() -> None:
+    sentences = [
+        "The dial read Eight Hundred and Two Thousand Seven Hundred and One when he stopped.",
+        "He had come to the year Eight Hundred Thousand, said Filby, and he laughed.",
+        "It was Eight Hundred and Two Thousand years away, said Filby.",
+        "Filby said that a hundred men and a thousand women lived there.",
+        "Eight hundred of them came, and two thousand more, and seven hundred after.",
+        "Filby counted a hundred stars, then eight hundred more.",
+        "Filby laughed at Two Thousand Seven Hundred and a hundred other things.",
+    ]
+    concepts = _concepts(*_pages(sentences, per_page=7))
+    assert _entry(concepts, "Filby").kind == "person"
+    assert not any(set(c.name.lower().split()) & {"hundred", "thousand", "eight", "two"} for c in concepts.values())
+
+
 def test_a_the_name_followed_by_who_is_someone_unless_mostly_somewhere() -> None:
     sentences = [
         "Everyone stared at the Lizard, who seemed too much overcome to speak.",

@@ -28,7 +28,11 @@ from reader.app.knowledge.name_finder import (
 from reader.app.knowledge.name_kinds import ADDRESS_TITLES, PLACE_OR_BODY_WORDS
 from reader.app.knowledge.noun_capitals import BookNouns, book_nouns
 
-NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve".split())
+NUMBER_WORDS = frozenset(
+    """one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+    sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
+    thousand million""".split()
+)
 NAMED_NUMBER_USES = 3
 """How often a number word must be capitalised mid-sentence, and more than twice as often as it is
 written in lower case, to be a name ("Five", "Seven": the gardeners in Alice)."""
@@ -310,6 +314,8 @@ def _judge(
         core = core_tokens(tokens)
         if not core or all(not_name(bare(t)) for t in core):
             return None
+        if len(core) > 1 and all(bare(t).lower() in NUMBER_WORDS for t in core):
+            return None  # "Eight Hundred and Two Thousand": a number or a date, even where "Five" is a name
         if any(bare(t).lower() in ADDRESS_WORDS for t in tokens):
             return None
         if len(core) == 1 and not any(is_title(t) for t in tokens):
