@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from reader.app.chat.offline_strategy import answer_excerpt
-from reader.app.search.passages import WeightedTerm, rank_pages, term_pattern
+from reader.app.search.passages import Matcher, WeightedTerm, rank_pages, term_pattern, weighted_terms
 from reader.app.search.question_scope import name_aliases, named_chapter
+from reader.app.search.verb_forms import other_forms
 from reader.domain.knowledge import ConceptEntry
 from reader.domain.models import Book, Chapter
 from reader.domain.search import ScoredChunk
@@ -74,6 +75,27 @@ def test_a_feeling_question_finds_the_sentence_that_shows_it(story: tuple[Servic
     assert first.start_page == 3
     (start, end), *_ = first.answer_spans
     assert "Anna wept" in first.content[start:end]
+
+
+def test_a_question_in_the_present_finds_the_irregular_past_on_the_page(story: tuple[Services, Book]) -> None:
+    services, book = story
+    # the page says "wept"; only the verb tells page 3 from Anna's other pages
+    response = services.search.search(book.id, "Why did Anna weep?", 6, k=3, mode="lexical")
+    first = response.results[0]
+    assert first.start_page == 3
+    (start, end), *_ = first.answer_spans
+    assert "wept" in first.content[start:end]
+
+
+def test_an_irregular_verb_stands_for_its_other_forms_and_counts_once() -> None:
+    assert other_forms("stole") == ("steal", "stolen")
+    assert other_forms("Take") == ("took", "taken")
+    assert other_forms("bear") == () and other_forms("mill") == ()  # a noun as often as a verb: left out
+    terms = weighted_terms(["anna", "felt"], frozenset({"feel", "felt"}), 0.35, forms=other_forms)
+    assert [(t.word, t.weight, t.group) for t in terms] == [("anna", 1.0, 0), ("felt", 0.35, 1), ("feel", 0.35, 1)]
+    matcher = Matcher(terms)
+    found = [i for _, _, i in matcher.found("Anna felt cold; she could feel it.")]
+    assert found == [0, 1, 2]
 
 
 def test_one_result_a_page_and_k_results_when_k_pages_match(story: tuple[Services, Book]) -> None:

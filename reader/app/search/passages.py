@@ -322,15 +322,22 @@ def weighted_terms(
     frame_weight: float,
     aliases: Mapping[str, Sequence[str]] | None = None,
     alias_weight: float = 0.8,
+    forms: Callable[[str], Sequence[str]] = lambda word: (),
 ) -> list[WeightedTerm]:
-    """Question words (1), frame words (`frame_weight`) and the other names of named people (grouped)."""
+    """Question words (1), frame words (`frame_weight`), each word's other `forms` (as much as the word)
+    and the other names of named people (`alias_weight`), a word's forms and names grouped with it."""
     out: list[WeightedTerm] = []
     seen: set[str] = set()
     for group, word in enumerate(words):
         if word in seen:
             continue
         seen.add(word)
-        out.append(WeightedTerm(word, frame_weight if word in frame_words else 1.0, group))
+        weight = frame_weight if word in frame_words else 1.0
+        out.append(WeightedTerm(word, weight, group))
+        for form in forms(word):
+            if form not in seen:
+                seen.add(form)
+                out.append(WeightedTerm(form, weight, group))
         for alias in (aliases or {}).get(word, ()):
             if alias not in seen:
                 seen.add(alias)

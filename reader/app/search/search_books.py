@@ -19,6 +19,7 @@ from reader.app.search.question_frames import FRAME_WEIGHT, FRAME_WORDS
 from reader.app.search.question_scope import QuestionScope, asked_names, names_someone, question_scope
 from reader.app.search.search_memory import SearchMemory
 from reader.app.search.search_terms import query_terms, replace_word
+from reader.app.search.verb_forms import other_forms
 from reader.domain.errors import EmbeddingError, ReaderError
 from reader.domain.knowledge import ConceptEntry
 from reader.domain.models import Book
@@ -364,7 +365,7 @@ class SearchBooksUseCase:
     ) -> tuple[Ranking, list[ScoredChunk]]:
         """Pages ranked by their best sentences among the chunks the full-text index finds (with what
         the re-ranker needs to know of them), and the pages' summaries that match."""
-        weighted = weighted_terms(terms, FRAME_WORDS, FRAME_WEIGHT, scope.aliases)
+        weighted = weighted_terms(terms, FRAME_WORDS, FRAME_WEIGHT, scope.aliases, forms=other_forms)
         words = [t.word for t in weighted]
         pool = self.index.lexical(book_id, words, last, max(LEXICAL_POOL, 4 * k), first)
         total, counts = self.index.term_counts(book_id, words, last, first) if pool else (0, [])
