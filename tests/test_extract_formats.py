@@ -53,6 +53,19 @@ def test_html_book_headings_become_chapters(tmp_path: Path) -> None:
     assert [p.text for p in again.pages] == [p.text for p in book.pages]
 
 
+def test_html_without_meta_tags_takes_author_and_language_from_its_header(tmp_path: Path) -> None:
+    # Project Gutenberg's HTML books keep their fields in a preformatted header, not in <meta> tags
+    header = "Title: Lamps of the Mill\n\nAuthor: Ada Pre\n\nLanguage: French\n\n*** START OF THE BOOK ***"
+    body = "".join(f"<p>{line}</p>" for line in words(1, 30))
+    path = tmp_path / "pg.html"
+    path.write_text(
+        f"<html><head><title>Lamps</title></head><body><pre>{header}</pre><h2>One</h2>{body}</body></html>",
+        encoding="utf-8",
+    )
+    book = extractor_for(path).extract(path)
+    assert (book.title, book.author, book.language) == ("Lamps", "Ada Pre", "fr")
+
+
 def test_html_without_charset_is_decoded_like_a_text_book(tmp_path: Path) -> None:
     text = ["Она шла по дороге к старой мельнице, и ветер гнал листья по полю."] * 8
     path = write_html_book(

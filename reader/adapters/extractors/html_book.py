@@ -12,6 +12,7 @@ from reader.adapters.extractors.common import check_file, check_size, clean_fiel
 from reader.adapters.extractors.epub import page_visuals
 from reader.adapters.extractors.epub_pages import FigurePlace, SpineDocument, synthetic_pages
 from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS
+from reader.adapters.extractors.text_metadata import HEADER_CHARS, stated_metadata
 from reader.adapters.extractors.xhtml import (
     ANCHOR,
     HEADING,
@@ -61,6 +62,24 @@ def read_metadata(root: Any) -> HtmlMetadata:
         elif name == "body":
             break
     return HtmlMetadata(title, author, language)
+
+
+def with_stated_fields(meta: HtmlMetadata, texts: list[str]) -> HtmlMetadata:
+    """The head's metadata with what it lacks taken from the fields the text opens with (Project
+    Gutenberg's HTML books keep "Author: ..." and "Language: ..." in a preformatted header, not in
+    <meta> tags)."""
+    head, size = [], 0
+    for text in texts:
+        head.append(text)
+        size += len(text) + 1
+        if size >= HEADER_CHARS:
+            break
+    stated = stated_metadata("\n".join(head))
+    return HtmlMetadata(
+        meta.title or stated.get("title", ""),
+        meta.author or stated.get("author", ""),
+        meta.language or stated.get("language", ""),
+    )
 
 
 def mark_headings(root: Any) -> dict[int, int]:
@@ -164,6 +183,8 @@ def extract_markup(data: bytes, path: Path, target_chars: int, book_format: str)
     if not any(kind == TEXT and value.strip() for doc in docs for kind, value in doc.tokens):
         raise ExtractionError(f"{shown(path)} contains no readable text.")
     pages = synthetic_pages(docs, target_chars)
+    if not (meta.title and meta.author and meta.language):
+        meta = with_stated_fields(meta, pages.texts)
     visuals = page_visuals(pages)
     images = html_pictures(pages.figures, path.parent if book_format == "html" else None)
     strict = path.suffix.lower() == ".xhtml"
