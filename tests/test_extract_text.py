@@ -138,6 +138,21 @@ def test_a_gutenberg_header_or_a_byline_gives_title_author_and_language(tmp_path
     byline.write_text("Tern Head\n\nby Ann Writer\n\n" + story, encoding="utf-8")
     book = TextExtractor().extract(byline)
     assert (book.title, book.author) == ("Tern Head", "Ann Writer")
+    # a title page typed in capitals, the byline word alone on its line (German "von"), the name under it
+    title_page = tmp_path / "kafka.txt"
+    title_page.write_text(
+        "        DIE VERWANDLUNG\n\n             VON\n\n          FRANZ KAFKA\n\n" + story, encoding="utf-8"
+    )
+    book = TextExtractor().extract(title_page)
+    assert (book.title, book.author) == ("Die Verwandlung", "Franz Kafka")
+    caps = tmp_path / "caps.txt"
+    caps.write_text("A TALE OF THE TERN HEAD\n\nBY ANN WRITER\n\n" + story, encoding="utf-8")
+    assert (TextExtractor().extract(caps).title, TextExtractor().extract(caps).author) == (
+        "A Tale of the Tern Head",
+        "Ann Writer",
+    )
     plain = tmp_path / "a_plain_book.txt"
     plain.write_text(story, encoding="utf-8")
-    assert TextExtractor().extract(plain).title == "A Plain Book"  # no stated title: the file name
+    unstated = TextExtractor().extract(plain)
+    assert unstated.title == "A Plain Book"  # no stated title: the file name
+    assert unstated.language == "en"  # no stated language: the one its common words are

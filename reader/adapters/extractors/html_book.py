@@ -12,6 +12,7 @@ from reader.adapters.extractors.common import check_file, check_size, clean_fiel
 from reader.adapters.extractors.epub import page_visuals
 from reader.adapters.extractors.epub_pages import FigurePlace, SpineDocument, synthetic_pages
 from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS
+from reader.adapters.extractors.text_decoding import LANGUAGE_BYTES, text_language
 from reader.adapters.extractors.text_metadata import HEADER_CHARS, stated_metadata
 from reader.adapters.extractors.xhtml import (
     ANCHOR,
@@ -67,18 +68,19 @@ def read_metadata(root: Any) -> HtmlMetadata:
 def with_stated_fields(meta: HtmlMetadata, texts: list[str]) -> HtmlMetadata:
     """The head's metadata with what it lacks taken from the fields the text opens with (Project
     Gutenberg's HTML books keep "Author: ..." and "Language: ..." in a preformatted header, not in
-    <meta> tags)."""
+    <meta> tags), the language else from its common words."""
     head, size = [], 0
     for text in texts:
         head.append(text)
         size += len(text) + 1
-        if size >= HEADER_CHARS:
+        if size >= LANGUAGE_BYTES:
             break
-    stated = stated_metadata("\n".join(head))
+    opening = "\n".join(head)
+    stated = stated_metadata(opening[:HEADER_CHARS])
     return HtmlMetadata(
         meta.title or stated.get("title", ""),
         meta.author or stated.get("author", ""),
-        meta.language or stated.get("language", ""),
+        meta.language or stated.get("language") or text_language(opening.encode("utf-8")) or "",
     )
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from reader.adapters.extractors.common import check_file, clean_field, one_line, shown, title_from_filename
 from reader.adapters.extractors.pagination import TARGET_PAGE_CHARS, paginate
 from reader.adapters.extractors.text_cleanup import clean_paragraph
-from reader.adapters.extractors.text_decoding import DecodedText, decode_text
+from reader.adapters.extractors.text_decoding import LANGUAGE_BYTES, DecodedText, decode_text, text_language
 from reader.adapters.extractors.text_heading_lines import split_blocks
 from reader.adapters.extractors.text_headings import find_headings
 from reader.adapters.extractors.text_metadata import stated_metadata
@@ -85,7 +85,7 @@ class TextExtractor:
         return ExtractedBook(
             title=title,
             author=meta.get("author", ""),
-            language=meta.get("language", ""),
+            language=meta.get("language") or text_language(text[:LANGUAGE_BYTES].encode("utf-8")) or "",
             format="markdown" if markdown else "txt",
             pages=pages,
             chapters=chapters,
