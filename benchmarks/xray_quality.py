@@ -40,7 +40,9 @@ as `ambiguous` in a reference never match.
 
 Targets: 0 merged, 0 wrong kind, 0 from matter, at most 2 split, >= 95% found on every book.
 Each reference says whether it was used for tuning (`half = "tuning"`) or only for checking
-(`half = "checking"`: lists written before the X-Ray's output for the book was looked at).
+(`half = "checking"`: lists written before the X-Ray's output for the book was looked at), and may
+say in which tuning round it was written (`round = 5`): the unseen books are then also summed per
+round, the latest round's being the ones no rule was yet made after.
 """
 
 from __future__ import annotations
@@ -111,6 +113,8 @@ class Reference:
     first_line: str
     last_line: str
     half: str = "tuning"
+    round: int = 0
+    """The tuning round in which the list was written (0: not said); unseen lists are summed per round."""
 
     @classmethod
     def load(cls, path: Path, half: str | None = None) -> Reference:
@@ -125,6 +129,7 @@ class Reference:
             data["story_first_line"],
             data["story_last_line"],
             half or data.get("half", "tuning"),
+            int(data.get("round", 0)),
         )
 
     def index(self) -> dict[str, int]:
@@ -145,6 +150,7 @@ class Result:
     book: str
     path: str
     half: str = "tuning"
+    round: int = 0
     error: str = ""
     pages: int = 0
     story: tuple[int, int] | None = None
@@ -277,7 +283,7 @@ def name_counts(entry: RefEntry, text: str) -> dict[str, int]:
 
 
 def evaluate(services: Any, reference: Reference, path: Path, repeat: int, details: bool) -> Result:
-    result = Result(reference.book, str(path), reference.half)
+    result = Result(reference.book, str(path), reference.half, reference.round)
     start = time.perf_counter()
     outcome = services.importer.import_file(path, force=True)
     result.import_seconds = time.perf_counter() - start
@@ -395,6 +401,16 @@ def meets_targets(r: Result) -> bool:
     )
 
 
+def print_sums(label: str, rows: Sequence[Result]) -> None:
+    met = sum(1 for r in rows if meets_targets(r))
+    found = sum(r.found for r in rows), sum(r.reference for r in rows)
+    print(
+        f"{label}: {len(rows)} books, {met} meet every target; found {found[0]}/{found[1]}, merged "
+        f"{sum(len(r.merged) for r in rows)}, wrong kind {sum(len(r.wrong_kind) for r in rows)}, matter "
+        f"{sum(len(r.matter) for r in rows)}, split {sum(len(r.split) for r in rows)}"
+    )
+
+
 def print_table(results: Sequence[Result]) -> None:
     header = (
         f"{'book':<28} {'half':<5} {'pages':>5} {'story p.':>11} {'entries p/pl/t':>18} {'found':>13} "
@@ -418,13 +434,12 @@ def print_table(results: Sequence[Result]) -> None:
     for half in ("tuning", "checking", "unseen"):
         rows = [r for r in results if r.half == half and not r.error]
         if rows:
-            met = sum(1 for r in rows if meets_targets(r))
-            found = sum(r.found for r in rows), sum(r.reference for r in rows)
-            print(
-                f"{half}: {len(rows)} books, {met} meet every target; found {found[0]}/{found[1]}, merged "
-                f"{sum(len(r.merged) for r in rows)}, wrong kind {sum(len(r.wrong_kind) for r in rows)}, matter "
-                f"{sum(len(r.matter) for r in rows)}, split {sum(len(r.split) for r in rows)}"
-            )
+            print_sums(half, rows)
+            rounds = sorted({r.round for r in rows})
+            if half == "unseen" and len(rounds) > 1:  # the latest round's lists: books no rule was made after
+                for number in rounds:
+                    label = f"round {number} lists" if number else "earlier lists"
+                    print_sums(f"  {half}, {label}", [r for r in rows if r.round == number])
     print(
         f"\ntargets: found >= {FOUND_TARGET:.0%}, 0 merged, 0 wrong kind, 0 matter, split <= {SPLIT_TARGET}; concept map <= "
         f"{MS_PER_100_TARGET:.0f} ms/100 pages (text, EPUB), < {PDF_SHARE_TARGET:.0%} of the import (PDF)"

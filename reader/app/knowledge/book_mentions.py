@@ -281,7 +281,8 @@ def _judge(
         folded = word.lower()
         if folded in NUMBER_WORDS:
             return mid_tokens[word] < NAMED_NUMBER_USES or mid_tokens[word] <= 2 * lower[folded]
-        return folded in NOT_NAMES
+        head, _, tail = folded.partition("-")  # "Christmas-time": no name, then a common word
+        return folded in NOT_NAMES or (tail.isalpha() and head in NOT_NAMES and word.endswith(tail))
 
     def common(token: str) -> bool:
         word = bare(token)

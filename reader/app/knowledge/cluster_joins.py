@@ -13,6 +13,7 @@ from reader.app.knowledge.name_forms import (
     T,
     compatible,
     fold,
+    gender_of,
     same_standing,
     same_word,
 )
@@ -62,7 +63,8 @@ def join_other_names(
             and not clusters[a].family
             and single(b)
             and clusters[b].titles  # "General Bonaparte": the surname is a person's ("Pierre Moscow" not)
-        ):
+            and (clusters[a].gender == "f" or gender_of(clusters[b].titles) != "f")
+        ):  # "Mrs Mooney" is not "Jack Mooney": her son or husband bears her surname
             links.append((a, b))
     by_length: dict[int, list[tuple[str, int]]] = {}
     for i, cluster in enumerate(clusters):

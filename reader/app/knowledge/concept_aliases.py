@@ -38,15 +38,16 @@ from reader.app.knowledge.name_forms import (
 )
 
 
-def _within(core: Sequence[str], canonical: Sequence[str]) -> bool:
+def _within(core: Sequence[str], canonical: Sequence[str], place: bool = False) -> bool:
     """Whether a full name fits a concept's: the same surname, and the same first name (or its short
-    form), or one name the end of the other ("Van Helsing", "Abraham Van Helsing")."""
+    form, but not in a place's name: "Henry Street", "Henrietta Street"), or one name the end of the
+    other ("Van Helsing", "Abraham Van Helsing")."""
     if not same_word(core[-1], canonical[-1]):
         return False
     shorter, longer = sorted((core, canonical), key=len)
     if all(same_word(a, b) for a, b in zip(reversed(shorter), reversed(longer), strict=False)):
         return True
-    return nickname(core[0], canonical[0])
+    return not place and nickname(core[0], canonical[0])
 
 
 def group_names(
@@ -121,7 +122,7 @@ def group_names(
             (
                 i
                 for i in candidates
-                if _within(form.core, clusters[i].core)
+                if _within(form.core, clusters[i].core, form.place)
                 and compatible(form.gender, clusters[i].gender)
                 and same_standing(form.titles, clusters[i].titles)
                 and not beside(key, i)
@@ -318,6 +319,10 @@ def group_names(
         # a bare surname whose own pronouns say "he" is none of the women who bear it
         of_sex = [i for i in owners if compatible(form.gender, clusters[i].gender)]
         main = _main_bearer(of_sex, word, borne) if bearers and of_sex else None
+        if main is not None and _head_of_family(
+            by_key[key], clusters[main], form, [clusters[i] for i in owners]
+        ):
+            owners, of_sex, main = [], [], None
         if main is None and len(of_sex) > 1 and not any(bears(i, word) for i in of_sex):
             # a first name several bear: not his whom the book names so only with a title
             # ("Prince Nicholas", the old prince), when exactly one bearer goes by it untitled
@@ -352,6 +357,25 @@ def group_names(
             home = alone[word] = found(form.core)
         clusters[home].add(key, by_key[key], form)
     return join_other_names(clusters, forms, full_names or {}, apart, threshold)
+
+
+HEAD_SHARE = 2
+"""How many times more often than all its bearers' full and titled names together a bare surname
+several people bear, whose main bearer is a wife, must be used to be someone else (her husband, the
+family's head: "Villefort")."""
+
+
+def _head_of_family(
+    mentions: Sequence[T], wife: Cluster[T], form: NameForm, bearers: Sequence[Cluster[T]]
+) -> bool:
+    """Whether a bare surname of unknown sex, whose main bearer is a woman with a wife's title
+    ("Madame de Villefort"), is someone else: used far more often than all its bearers are named."""
+    return (
+        form.gender is None
+        and wife.gender == "f"
+        and bool(wife.titles & FAMILY_TITLES)
+        and len(mentions) > HEAD_SHARE * sum(len(c.mentions) for c in bearers)
+    )
 
 
 WIFE_SHARE = 3

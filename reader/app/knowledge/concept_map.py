@@ -9,7 +9,9 @@ that never speaks, acts or bears a title ("Soup", "Latitude") is a term. The kin
 cues (titles and speech verbs for people; place words, "the X" and prepositions like at/in/to for
 places: `name_kinds`; words of other languages give the English words' cues). A one-word place
 used in the pages of the one longer place name it begins is that place ("Shevardino", "the
-Shevardino Redoubt": `place_parts`), and a name that is only one list's items is no one. In a
+Shevardino Redoubt": `place_parts`), and a name that is only one list's items is no one; a word
+the book mostly writes in lower case is no place ("travel in Time": `concept_kinds`), and a rare
+run of two established names side by side counts as those names (`rare_runs`). In a
 book in a language that capitalises its nouns (German), the words the book mostly writes after a
 determiner, inflected or as a compound's end are common nouns, not names (`noun_capitals`). Key terms
 are the book's most distinctive lower-case words by TF-IDF over its pages, general English excluded
@@ -42,6 +44,8 @@ from reader.app.knowledge.book_mentions import (
     leading_titles,
 )
 from reader.app.knowledge.concept_aliases import group_names
+from reader.app.knowledge.concept_kinds import abstraction, common_word, listed_only, the_name_kind
+from reader.app.knowledge.epithets import epithet_owners
 from reader.app.knowledge.key_terms import BookWords, key_terms, term_count
 from reader.app.knowledge.name_finder import (
     PERSON_TITLES,
@@ -55,20 +59,30 @@ from reader.app.knowledge.name_kinds import (
     ORGANISATION_WORDS,
     OWNER_AFTER,
     PLACE_ENDINGS,
+    PLACE_WORDS,
+    SAME_OF_SHARE,
     Cues,
     cues_of,
     is_place_name,
     kind_of,
     lands_and_peoples,
+    of_a_people,
 )
 from reader.app.knowledge.place_parts import place_heads
-from reader.app.text.background_words import BACKGROUND
+from reader.app.knowledge.rare_runs import fold_rare_runs
 from reader.domain.knowledge import ConceptAlias, ExtractedConcept
 
 SHARED_TITLES = frozenset(
     "Reverend Captain Doctor Professor Colonel Major Inspector Sergeant Admiral".split()
 )
 """Titles that alone ("the Reverend") name the one character who bears them, when only one does."""
+
+
+HEADING_NUMBER = re.compile(
+    r"^\W*(?:(?i:chapter|stave|book|part|letter|canto|section)\W+)?(?:[IVXLCDM]+|\d+)\b\W*"
+)
+"""The numbering a chapter title begins with ("III. ", "Chapter 3: "), which the page may print on a
+line of its own above the title."""
 
 
 def min_mentions(page_count: int) -> int:
@@ -114,11 +128,14 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
     texts: list[str] = []
     for number, text in enumerate(pages, start=1):
         for title in headings.get(number, ()):
-            text = text.replace(title, " ", 1)
+            if title not in text:  # "III. The Time Traveller Returns" printed as "III." over the title
+                title = HEADING_NUMBER.sub("", title, count=1)
+            if title:
+                text = text.replace(title, " ", 1)
         texts.append(text)
     book = find_book_names(texts, words.lower)
     threshold = min_mentions(len(pages))
-    full_names = _fold_rare_runs(book.names, words.lower, threshold)
+    full_names = fold_rare_runs(book.names, words.lower, threshold)
     forms = _forms(book.names, _gender_hints(book, threshold), book.surnames)
     clusters = group_names(
         {key: name.mentions for key, name in book.names.items()},
@@ -133,48 +150,6 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
     taken = {word.lower() for concept in concepts for alias in concept.aliases for word in alias.text.split()}
     concepts.extend(key_terms(words, taken, term_count(len(pages))))
     return concepts
-
-
-def _fold_rare_runs(names: dict[str, Name], lower: Counter[str], threshold: int) -> Counter[tuple[str, str]]:
-    """Rare runs that are an established name after a common word ("Eventually Peter", "Whereat
-    Mrs. Rachel") or two established names side by side ("London Lydia") count as those names instead;
-    never one ending in a surname of the book's full names ("Natalie Rostóva": a full name).
-
-    Returns how often each pair of established names was so found side by side ("Napoleon
-    Bonaparte": perhaps one person's two names, see `group_names`)."""
-    pairs: Counter[tuple[str, str]] = Counter()
-    established = {key for key, name in names.items() if len(name.mentions) >= threshold}
-    surnames = {
-        bare(name.tokens[-1])
-        for key, name in names.items()
-        if key in established and len(core_tokens(name.tokens)) > 1
-    }
-    """Last words of the book's established full names ("Rostóva" of "Natásha Rostóva")."""
-    for key in [k for k, name in names.items() if len(name.tokens) > 1 and k not in established]:
-        tokens = names[key].tokens
-        if is_title(tokens[0]):
-            continue  # "Mr. William Bell": the title is part of the name
-        if bare(tokens[-1]) in surnames:
-            continue  # "Natalie Rostóva": a first name and a surname the book uses, a full name
-        parts: list[str] = []
-        for cut in range(1, len(tokens)):
-            head, tail = " ".join(tokens[:cut]), " ".join(tokens[cut:])
-            if tail not in established:
-                continue
-            if head in established:
-                parts = [head, tail]
-                break
-            if all(bare(t) not in established for t in tokens[:cut]):
-                parts = [tail]
-                break
-        if parts:
-            name = names.pop(key)
-            for part in parts:
-                names[part].mentions.extend(name.mentions)
-                names[part].mentions.sort()
-            if len(parts) == 2:
-                pairs[(parts[0], parts[1])] += len(name.mentions)
-    return pairs
 
 
 def _forms(
@@ -341,18 +316,6 @@ def title_key(alias: str) -> str:
     return bare(alias.split()[-1]).lower()
 
 
-COMMON_NOUN_ENDINGS = ("tude", "tion", "sion", "ness", "ment", "ity", "ism", "ship", "hood", "ology")
-"""Endings of English common nouns ("Latitude", "Temptation"); a word with one that never speaks,
-acts or bears a title is no one."""
-
-
-def _common_word(word: str, lower: Counter[str]) -> bool:
-    """Whether a name's word is also a common word: the book writes it in lower case, it is general
-    English, or it ends like a common noun."""
-    folded = word.lower()
-    return lower[folded] > 0 or folded in BACKGROUND or folded.endswith(COMMON_NOUN_ENDINGS)
-
-
 def _name_concepts(
     book: BookNames, clusters: list[Cluster[tuple[int, int, bool]]], threshold: int, lower: Counter[str]
 ) -> list[ExtractedConcept]:
@@ -405,6 +368,8 @@ def _name_concepts(
         return cues_of(sampled, book.surnames)
 
     kinds: list[str | None] = []
+    place_ends: dict[int, str] = {}
+    """Places named after a place word and "of" ("Green Porcelain"), and that word ("palace")."""
     """Each concept's kind; None for one named too rarely to show."""
     for index, cluster in enumerate(clusters):  # grows while it runs: see _place_words_apart
         more = extra.get(index, [])
@@ -417,10 +382,16 @@ def _name_concepts(
             if apart is not None:
                 clusters.append(apart)
                 cues = cues_of_cluster(cluster)
-        if _listed_only(cluster, cues, names, text):
+        if listed_only(cluster, cues, names, text):
             kinds.append(None)  # "Aus dem Leben; Aus Nah und Fern": a list of titles, no one
             continue
         kind = "person" if cluster.family else kind_of(cues, len(cluster.core))
+        if (
+            kind == "place"
+            and cues.same_of_noun in PLACE_WORDS
+            and cues.same_of >= SAME_OF_SHARE * cues.total
+        ):
+            place_ends[index] = cues.same_of_noun  # "Green Porcelain" of "the Palace of Green Porcelain"
         if kind == "place" and cluster.titles and not cues.place_words:
             kind = "person"  # "General Weyrother", then "into Weyrother's plan": a titled name is someone
         if len(cluster.core) == 1 and kind == "person" and not cluster.family:
@@ -435,8 +406,10 @@ def _name_concepts(
                 elif book.nouns is not None:
                     kinds.append(None)  # in German every noun is capitalised: a word that never
                     continue  # acts or bears a title names no one ("Uhr", "Hilfe")
-                elif _common_word(word, lower):
-                    kind = "term"  # "Latitude", "Soup": a common word, capitalised, that never acts
+                elif common_word(word, lower) or of_a_people(word) or _modifier(cues, cluster, names):
+                    kind = "term"  # "Latitude", "Soup": a common word, capitalised, that never acts;
+                    # "Protestants", "Englishman": a people's, not someone's; "Phœnician decorations",
+                    # "a Bonapartist plot": a word written before a noun
         elif (
             kind == "term"
             and len(cluster.core) == 1
@@ -444,13 +417,31 @@ def _name_concepts(
             and cues.the >= cues.total / 2
             and not cues.vessel  # "la diligence l'Hirondelle": a coach, whatever it is "in"
         ):
-            kind = _the_name_kind(cluster.core[0], cues, lower)
+            kind = the_name_kind(cluster.core[0], cues, lower)
+        if kind == "place" and abstraction(cluster, cues, lower):
+            kind = "term"
         kinds.append(kind)
 
     beginning = Counter(
         fold(bare(name.tokens[0])) for name in names.values() if len(name.tokens) > 1 and is_place_name(name.tokens)
     )
     joined = place_heads(clusters, kinds, itemgetter(0), beginning)
+    joined.update(
+        (moved, home)
+        for moved, home in epithet_owners(clusters, kinds, text).items()
+        if moved not in joined and home not in joined
+    )  # "the Fourth" of "Charlotta the Fourth"
+    written: dict[str, str] = {}
+    """Names shown as the book writes them in full ("Green Porcelain": "Palace of Green Porcelain")."""
+    for moved, home in _place_of_ends(clusters, kinds, place_ends).items():
+        if moved not in joined and home not in joined:
+            joined[moved] = home
+            keys = clusters[home].keys
+            the = sum(names[k].the + the_before[k] for k in keys) >= THE_SHARE * sum(
+                names[k].the + judged[k] for k in keys
+            )
+            head = f"the {clusters[home].core[0]}" if the else clusters[home].core[0]
+            written.update((key, f"{head} of {key}") for key in clusters[moved].keys)
     for moved, home in joined.items():  # "Shevardino" in the pages of "the Shevardino Redoubt"
         clusters[home].absorb(clusters[moved])
         extra.setdefault(home, []).extend(extra.pop(moved, []))
@@ -479,48 +470,37 @@ def _name_concepts(
             alias.judged += 1
         starts = chain(map(itemgetter(0), cluster.mentions), map(itemgetter(1), more))
         per_page = Counter(map(bisect_right, repeat(book.starts), starts))
-        concepts.append(_concept(aliases, per_page, shown, cluster.family))
+        concepts.append(_concept(aliases, per_page, shown, cluster.family, written))
     return concepts
 
 
-ONE_PASSAGE_CHARS = 400
-"""A name with no sign of someone or somewhere (no speech, action, title, owner's 's, place word or
-preposition) whose mentions are one list's items within this many characters ("Aus dem Leben; Aus
-Nah und Fern", titles of books) names nothing to show."""
+ADJECTIVE_ENDINGS = ("an", "ese", "ist", "ite", "al", "ic", "ish")
+"""Endings of the words for peoples, parties and faiths ("Phœnician", "Bonapartist", "Oriental")."""
 
 
-def _listed_only(
-    cluster: Cluster[tuple[int, int, bool]], cues: Cues, names: Mapping[str, Name], text: str
-) -> bool:
-    """Whether a concept shows no sign of someone or somewhere and its mentions are items of one
-    list: all within `ONE_PASSAGE_CHARS`, each after the first right after a comma or a semicolon."""
-    if cues.titles or cues.speech or cues.talk or cues.place_words or cues.locative or cluster.titles:
-        return False
-    if cluster.family or any(names[key].possessive for key in cluster.keys):
-        return False
-    starts = sorted(start for start, _, _ in cluster.mentions)
-    return starts[-1] - starts[0] < ONE_PASSAGE_CHARS and all(
-        text[start - 2 : start].strip() in (",", ";") for start in starts[1:]
+def _place_of_ends(
+    clusters: Sequence[Cluster[tuple[int, int, bool]]], kinds: Sequence[str | None], ends: Mapping[int, str]
+) -> dict[int, int]:
+    """The ends of places' names (index) -> the one place (index) the book calls by their place word
+    alone ("Green Porcelain" -> "the Palace", in "the Palace of Green Porcelain")."""
+    by_word: dict[str, list[int]] = {}
+    for index, cluster in enumerate(clusters):
+        if kinds[index] == "place" and len(cluster.core) == 1 and not cluster.family:
+            by_word.setdefault(cluster.core[0].lower(), []).append(index)
+    homes = {index: by_word.get(word, []) for index, word in ends.items()}
+    return {index: found[0] for index, found in homes.items() if len(found) == 1}
+
+
+def _modifier(cues: Cues, cluster: Cluster[tuple[int, int, bool]], names: Mapping[str, Name]) -> bool:
+    """Whether a name ending like a people's or a party's word is mostly written before a common noun
+    ("Phœnician decorations", "the Bonapartist party"), never as an owner ("Parnell's anniversary")
+    nor before ", who": an adjective, not someone ("Homer makes his gods converse" is someone)."""
+    return (
+        cluster.core[0].endswith(ADJECTIVE_ENDINGS)
+        and cues.modifier * 2 >= cues.total
+        and not cues.who
+        and not any(names[key].possessive for key in cluster.keys)
     )
-
-
-THE_ACTS_SHARE = 0.25
-"""The share of a "the" name's mentions, acting, from which an uncommon word names someone ("the
-Turk renewed his promises"), and, after a preposition, somewhere ("of the Rhine", "across the Wey")."""
-
-
-def _the_name_kind(word: str, cues: Cues, lower: Counter[str]) -> str:
-    """The kind of a one-word name used mostly after "the" that `kind_of` takes for a term: a word
-    the book never writes in lower case and no common word ("the Turk", "the Rhine") is someone when
-    it acts as often as it follows prepositions, somewhere when it follows them; else a term
-    ("the Heat-Ray", and a word mostly written before a noun: "the Puritan settlement")."""
-    if _common_word(word, lower) or "-" in word or cues.modifier * 3 >= cues.total:
-        return "term"  # "the Heat-Ray"; "the Puritan settlement", "Puritan elders": a modifier
-    share = THE_ACTS_SHARE * cues.total
-    places = cues.locative + cues.of_the
-    if cues.speech >= max(3, share) and cues.speech > places:
-        return "person"
-    return "place" if places >= share else "term"
 
 
 def _place_words_apart(
@@ -543,19 +523,27 @@ def _place_words_apart(
     return apart
 
 
+THE_SHARE = 0.6
+"""The share of a place's or a thing's mentions after "the" from which it is shown with "the"."""
+
+
 def _concept(
-    aliases: Mapping[str, _Alias], per_page: Counter[int], kind: str, family: bool = False
+    aliases: Mapping[str, _Alias],
+    per_page: Counter[int],
+    kind: str,
+    family: bool = False,
+    written: Mapping[str, str] | None = None,
 ) -> ExtractedConcept:
     def display(key: str) -> str:
         alias = aliases[key]
-        text = key
+        text = written.get(key, key) if written else key
         if kind != "person" and alias.possessive >= 0.8 * alias.count and alias.count > 1:
             text += "'s"
         judged = max(1, alias.judged)
         if kind == "person" and not family:  # "the Hatter", never "the Emperor Napoleon"
             the = alias.the >= 0.8 * judged and not any(is_title(t) for t in key.split())
         else:  # "the Thames", "the Bennets"
-            the = alias.the >= 0.6 * judged
+            the = alias.the >= THE_SHARE * judged
         if the and not key.startswith("the "):
             text = "the " + text
         return text

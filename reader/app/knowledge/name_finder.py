@@ -155,6 +155,12 @@ NOT_NAMES = frozenset(
     flemish belgian canadian australian mexican brazilian peruvian chilean argentine cuban
     venetian florentine roman neapolitan sicilian parisian londoner muscovite""".split()
 )
+CALENDAR_WORDS = frozenset(
+    """sunday monday tuesday wednesday thursday friday saturday january february march april june july
+    august september october november december""".split()
+)
+"""Days and months: their plurals ("Sundays") are no names either."""
+NOT_NAMES = NOT_NAMES | {word + "s" for word in CALENDAR_WORDS}
 ADDRESS_WORDS = frozenset("majesty majesties highness highnesses excellency lordship ladyship eminence holiness".split())
 """Words of a form of address ("Your Imperial Majesty", "His Serene Highness"): never part of a name."""
 """Capitalised words that are never a person, place or term of their own (compared lower-cased)."""

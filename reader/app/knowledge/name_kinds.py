@@ -57,7 +57,7 @@ ORGANISATION_WORDS = frozenset(
     """board company society council committee office navy army guild club college university school
     court trust institute ministry department service league party union church regiment battalion
     brigade division corps squadron guards grenadiers hussars dragoons cuirassiers uhlans chasseurs
-    cavalry infantry artillery militia gazette chronicle herald magazine times courier""".split()
+    cavalry infantry artillery militia gazette chronicle herald magazine times courier press""".split()
 )
 PLACE_ENDINGS = ("shire",)
 """Endings that make a place of a one-word name that never speaks, acts or bears a title
@@ -160,6 +160,8 @@ class Cues:
     same_of: int = 0
     """Mentions after one and the same common noun and "of" ("l'eau de Seltz", "eau de Cologne"):
     the name is part of that thing's name."""
+    same_of_noun: str = ""
+    """That noun ("eau"; "palace" of "the Palace of Green Porcelain": then a place's name)."""
 
 
 SAME_OF_SHARE = 0.7
@@ -171,6 +173,15 @@ OF_PLACE_SHARE = 0.4
 speaks, acts or bears a title is a place ("the settlers of Nantucket", "off Peru"). Higher than for
 the other prepositions alone: people are "of" too ("the death of Bazdeev")."""
 
+VESSEL_SHARE = 3
+"""A name that acts and that the book seldom writes after "the" is a vessel's only if more than one in
+this many of its mentions follow a vessel word."""
+
+TALKING_PLACE = 2
+"""Mentions with a verb of speech from which a name that says little of somewhere (a place
+preposition at most half as often as it speaks or acts) is someone, however it is formed ("Monte
+Cristo", "St. Clair")."""
+
 PLACE_ACTS = 4
 """A one-word name that never talks and follows a preposition at least this many times as often as
 it seems to act ("the fogs of London", "in London"; "London hummed", "had London ransacked") is a
@@ -180,10 +191,16 @@ place."""
 def kind_of(cues: Cues, core_length: int) -> str:
     """person, place or term from the cues of every mention of a concept."""
     total = max(1, cues.total)
-    if cues.vessel > cues.titles + cues.talk:  # a vessel, unless it bears titles or talks more often
-        return "term"
+    if cues.vessel > cues.titles + cues.talk and (
+        cues.vessel * VESSEL_SHARE > total or 2 * cues.the >= total or not cues.speech
+    ):  # a vessel, unless it bears titles or talks more often; one that acts and is seldom after
+        return "term"  # "the" needs more than once in three ("the steamer Fresleven commanded")
     if cues.organisation and cues.organisation >= cues.place_words:
         return "term"
+    if cues.talk >= TALKING_PLACE and cues.speech > 2 * (cues.locative + cues.of):
+        return "person"  # "said Monte Cristo", "St. Clair said": someone named like a place
+    if cues.same_of >= SAME_OF_SHARE * total and cues.same_of_noun in PLACE_WORDS:
+        return "place"  # "the Palace of Green Porcelain": the end of a place's name
     if cues.place_words and cues.place_words > cues.titles:
         return "place"
     if cues.titles or cues.talk >= max(2, 0.1 * total):
@@ -224,6 +241,22 @@ def lands_and_peoples(words: set[str]) -> tuple[set[str], set[str]]:
                     lands.add(word)
                     peoples.update(p for p in (people, people + "s") if p in words)
     return lands, peoples
+
+
+PEOPLE_ENDINGS = ("an", "ant", "ic", "ish", "ese", "ch")
+"""Endings of the adjectives of peoples and faiths among the words that are never names ("Russian",
+"Protestant", "Catholic", "English", "Chinese", "French")."""
+
+
+def of_a_people(word: str) -> bool:
+    """Whether a word is the plural or the "-man" of an adjective of a people or a faith that names
+    no one ("Protestants", "Englishman", "Frenchwomen")."""
+    folded = word.lower()
+    for ending in ("man", "men", "woman", "women"):
+        if folded.endswith(ending) and folded[: -len(ending)] in NOT_NAMES:
+            return True
+    stem = folded[:-1]
+    return folded.endswith("s") and stem in NOT_NAMES and stem.endswith(PEOPLE_ENDINGS)
 
 
 _CUE_KEYS = CUE_WORDS.keys()
@@ -311,5 +344,7 @@ def cues_of(
             or (previous[-1] == "the" and len(previous) > 1 and previous[-2] in LOCATIVE)
         ):
             cues.locative += 1
-    cues.same_of = max((n for word, n in of_nouns.items() if word not in SETTLEMENT_WORDS), default=0)
+    cues.same_of, cues.same_of_noun = max(
+        ((n, word) for word, n in of_nouns.items() if word not in SETTLEMENT_WORDS), default=(0, "")
+    )
     return cues
