@@ -8,6 +8,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 
 SCROLL_GROUP = Binding.Group("Scroll", compact=True)
+LAYOUT_FRAMES = 5
+"""Refreshes `ChatLog.scroll_to_start_of` waits at most for an answer's final height."""
 
 
 class ChatLog(VerticalScroll):
@@ -24,10 +26,18 @@ class ChatLog(VerticalScroll):
         Binding("tab", "app.focus_next", "Next citation", id="chat.next_citation"),
     ]
 
-    def scroll_to_start_of(self, widget: object) -> None:
-        """Show `widget` from its first line (a long answer that arrived whole is read from its start)."""
+    def scroll_to_start_of(self, widget: object, frames: int = LAYOUT_FRAMES) -> None:
+        """Show `widget` from its first line (a long answer that arrived whole is read from its start).
+
+        Its final height may come a few frames after its content (a loaded machine lays the answer's
+        blocks out later): until it is taller than the log, look again after the next `frames` refreshes.
+        """
         from textual.widget import Widget
 
-        if isinstance(widget, Widget) and widget.outer_size.height > self.scrollable_content_region.height:
+        if not isinstance(widget, Widget) or not widget.is_attached:
+            return
+        if widget.outer_size.height > self.scrollable_content_region.height:
             self.anchor(False)  # the next question anchors it again
             self.scroll_to_widget(widget, top=True, animate=False, immediate=True)
+        elif frames > 0:
+            self.call_after_refresh(self.scroll_to_start_of, widget, frames - 1)
