@@ -82,8 +82,8 @@ def resume_collector() -> None:
 
 
 def freeze_startup_heap() -> None:
-    """gc.freeze() and the collector back on once the app's first screen is up (the app's on_mount,
-    after the first refresh); see `pause_collector`.
+    """gc.freeze() and the collector back on once the app's first screen is up: the page, and the
+    library and the chat filled and laid out (ReaderApp._resume_collector); see `pause_collector`.
 
     What start-up made (modules, the chat stack, the library, the first page) lives as long as the
     app; a full collection walks every tracked object, and on this heap one took 60-120 ms, often in

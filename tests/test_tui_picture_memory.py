@@ -138,3 +138,30 @@ async def test_a_due_collection_runs_once_the_turned_page_is_on_screen(tmp_path:
             gc.callbacks.remove(record)
         assert full[0] == (2, True)  # after the new page and its picture were drawn
         del kept
+
+
+async def test_the_young_generations_are_collected_once_the_turned_page_and_its_picture_are_drawn(
+    tmp_path: Path,
+) -> None:
+    services, book_id = imported(write_picture_book(tmp_path / "plates.epub", 4))
+    async with ReaderApp(services, book_id=book_id).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        text = app.query_one(IllustratedPageText)
+        await wait_until(pilot, text.settled)
+        app.query_one("#viewer").focus()
+        await pilot.pause()
+        gc.collect()  # no full collection due: the turned page's collection is one of the young generations
+        young: list[tuple[int, bool]] = []  # (page on screen, its picture drawn) at each such collection
+
+        def record(phase: str, info: dict[str, int]) -> None:
+            if phase == "start" and info["generation"] == 1 and app.session is not None:
+                young.append((app.session.number, text.settled()))
+
+        gc.callbacks.append(record)
+        try:
+            await pilot.press("right")
+            await wait_until(pilot, lambda: (2, True) in young)
+        finally:
+            gc.callbacks.remove(record)
+        await pilot.pause()
+        assert gc.get_count()[1] <= 1  # what the drawn page made was moved out of the young generations

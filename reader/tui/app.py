@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -23,6 +24,7 @@ from reader.tui.dialogs import Dialogs
 from reader.tui.images.illustrated_text import IllustratedPageText
 from reader.tui.pane_layout import PaneLayout
 from reader.tui.panes.chat_pane import ChatPane
+from reader.tui.panes.deferred_pane import DeferredPane
 from reader.tui.panes.library_pane import LibraryPane
 from reader.tui.panes.page_viewer import PageViewer
 from reader.tui.reading_control import ReadingControl
@@ -72,6 +74,9 @@ IDLE_COLLECT_AFTER = 0.01
 pictures and no newer page was asked for: then a due full garbage collection runs
 (reader.startup.collect_if_due)."""
 IDLE_COLLECT_CHECKS = 10
+RESUME_COLLECTOR_AFTER = 1.0
+"""Seconds after the side panes are filled that the collector comes back on at the latest (it does as soon
+as the screen is laid out with them)."""
 
 THEME = "theme"
 
@@ -129,8 +134,13 @@ class ReaderApp(App[None]):
             self.register_theme(theme)
         self._pages_shown = 0
         """Pages shown so far (a due collection waits until the reader stays on one)."""
-        self.first_paint = threading.Event()
-        """Set once the first frame is up: worker threads whose reads would race it wait for it."""
+        self._heap_frozen = False
+        """Whether the heap of start-up was frozen and the collector turned back on (`_resume_collector`)."""
+        self.first_screen = threading.Event()
+        """Set once the first screen is up, the library and the chat filled: worker threads whose reads would
+        race it wait for it (two threads sharing the GIL both wait at each switch, and SQLite gives the GIL
+        up at every row it reads: measured, reading the library's 1,001 books took 15-24 ms once they
+        waited, 50-54 ms while the reading pace of a 1,000-page book was read beside it)."""
         self._after_first_page: list[Callable[[], object]] | None = []
         """Calls waiting until the first page is on screen with its pictures (see `after_first_page`)."""
         self.theme_note = ""
@@ -171,11 +181,9 @@ class ReaderApp(App[None]):
         self.call_after_refresh(self._started)
 
     def _started(self) -> None:
-        """After the first paint: the collector back on (see reader.startup), the CSS parsed so far saved,
-        the workers waiting for it released; the side panes fill once the page's pictures are drawn."""
-        freeze_startup_heap()
+        """After the first paint: the CSS parsed so far saved; the side panes fill once the page's pictures
+        are drawn (then the collector comes back on and the workers waiting for them start, `_pane_filled`)."""
         self.saved_css.save()
-        self.first_paint.set()
         from reader.tui.images.protocol import OFF
 
         if self.picture_protocol != OFF:
@@ -199,6 +207,33 @@ class ReaderApp(App[None]):
 
         warm()
 
+    @on(DeferredPane.Filled)
+    def _pane_filled(self, event: DeferredPane.Filled) -> None:
+        """Once the library and the chat are filled too: the workers waiting for the first screen start, and
+        once the screen is laid out with them the collector comes back on (`_resume_collector`)."""
+        if self.first_screen.is_set() or not event.pane.is_attached:
+            return  # done, or the app is closing (on_unmount releases the workers)
+        screen = event.pane.screen  # the main screen, also under a dialog opened meanwhile
+        if not all(pane.filled for pane in screen.query(DeferredPane)):
+            return
+        self.first_screen.set()
+        laid_out = screen.screen_layout_refresh_signal
+
+        def resume(_: object) -> None:
+            laid_out.unsubscribe(self)
+            self._resume_collector()
+
+        laid_out.subscribe(self, resume)
+        self.set_timer(RESUME_COLLECTOR_AFTER, self._resume_collector)  # were that layout never to come
+
+    def _resume_collector(self) -> None:
+        """gc.freeze() and the collector back on (see reader.startup), once. Not at the first paint: filling
+        the side panes and laying them out makes some 60,000 objects, most of them long-lived (the library's
+        books and rows, the drawn lines), and with the collector on the collections among them took 12-20 ms."""
+        if not self._heap_frozen:
+            self._heap_frozen = True
+            freeze_startup_heap()
+
     @on(IllustratedPageText.PicturesSettled)
     def _first_page_done(self) -> None:
         waiting, self._after_first_page = self._after_first_page, None
@@ -206,7 +241,9 @@ class ReaderApp(App[None]):
             call()
 
     def on_unmount(self) -> None:
-        thaw_heap()  # on_mount froze what start-up made (reader.startup)
+        self._resume_collector()  # closed before the panes were filled: the collector back on all the same
+        thaw_heap()  # and what start-up made thawed (reader.startup)
+        self.first_screen.set()  # no worker waits for a screen that will not come
         self.saved_css.save()  # the dialogs' CSS, if one was opened for the first time
         self.reading.save_viewed()
         self.writes.close()
@@ -311,7 +348,16 @@ class ReaderApp(App[None]):
         if not self.viewer.page_text.settled() and self.viewer.page_text.figures and checks:
             self.set_timer(IDLE_COLLECT_AFTER, lambda: self._collect_when_read(turn, checks - 1))
             return
-        collect_if_due()
+        self.call_after_refresh(self._collect_read_page, turn)
+
+    def _collect_read_page(self, turn: int) -> None:
+        """After the frame with page `turn`'s pictures: a due full collection, else one of the young
+        generations, which holds the page just drawn (its pictures' cells are thousands of styled segments).
+        Left there, they were walked again by every collection of the middle generation in the next turns
+        (measured over 120 illustrated turns: collections inside the turns took 73-92 ms in all, instead of
+        203-277 ms; this one takes about a millisecond while the page is read)."""
+        if turn == self._pages_shown and not collect_if_due() and gc.isenabled():
+            gc.collect(1)
 
     @on(CitationFollowed)
     def _citation_followed(self, event: CitationFollowed) -> None:

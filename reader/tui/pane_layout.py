@@ -50,17 +50,14 @@ class PaneLayout:
         screen.set_class(narrow, "-narrow")
         screen.set_class(self.wide_chat and not narrow, "-wide-chat")
         if self.wide_chat and not narrow:
-            self.library.display = False
-            self.viewer.display = False
-            self.chat.display = True
+            shown = (False, False, True)
         elif narrow:
-            self.library.display = self.active_pane == "library"
-            self.viewer.display = self.active_pane == "viewer"
-            self.chat.display = self.active_pane == "chat"
+            shown = (self.active_pane == "library", self.active_pane == "viewer", self.active_pane == "chat")
         else:
-            self.library.display = self.show_library
-            self.viewer.display = True
-            self.chat.display = self.show_chat
+            shown = (self.show_library, True, self.show_chat)
+        for pane, show in zip((self.library, self.viewer, self.chat), shown, strict=True):
+            if pane.display != show:  # setting it unchanged still lays the whole screen out again
+                pane.display = show
 
     def focus_pane(self, pane: str) -> None:
         """Show (if hidden) and focus one pane: library, viewer or chat."""

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 FLUSH_PAGES = 5
 """Timed pages are written to the reading log in batches of this many (and when the book closes)."""
 
-FIRST_PAINT_WAIT = 2.0
-"""Seconds the words-per-page read waits for the app's first frame at most."""
+FIRST_SCREEN_WAIT = 2.0
+"""Seconds the words-per-page read waits for the app's first screen (ReaderApp.first_screen) at most."""
 
 
 class PaceLoaded(Message):
@@ -63,9 +63,9 @@ class ReadingClock:
         services = getattr(app, "services", None)
         if services is None:
             return
-        first_paint = getattr(app, "first_paint", None)
-        if first_paint is not None:  # reading a long book's words (20 ms for 1,000 pages) would race it
-            first_paint.wait(FIRST_PAINT_WAIT)
+        first_screen = getattr(app, "first_screen", None)
+        if first_screen is not None:  # reading a long book's words (20 ms for 1,000 pages) would race it
+            first_screen.wait(FIRST_SCREEN_WAIT)
         reading = services.reading_time
         self.owner.post_message(PaceLoaded(book.id, reading.page_words(book), reading.pace()))
 

@@ -310,10 +310,10 @@ class ChatPane(DeferredPane):
 
     @work(thread=True, exclusive=True, group="chat-latest", exit_on_error=False)
     def _load_latest(self, book_id: str) -> None:
-        """Show the book's last conversation, to continue it (read after the first paint)."""
-        first_paint = getattr(self.app, "first_paint", None)
-        if first_paint is not None:
-            first_paint.wait(5)
+        """Show the book's last conversation, to continue it (read once the first screen is up)."""
+        first_screen = getattr(self.app, "first_screen", None)
+        if first_screen is not None:
+            first_screen.wait(5)
         store = self.services.conversations
         latest = store.latest(book_id)
         if latest is not None and latest.message_count:

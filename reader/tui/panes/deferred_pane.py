@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widget import Widget
 
 
@@ -20,6 +21,13 @@ class DeferredPane(Vertical):
     (the fill catches up in `on_filled`), and `when_filled` holds calls that must happen, such as
     focusing.
     """
+
+    class Filled(Message):
+        """A deferred pane's contents are mounted (posted to the app)."""
+
+        def __init__(self, pane: DeferredPane) -> None:
+            super().__init__()
+            self.pane = pane
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -61,6 +69,7 @@ class DeferredPane(Vertical):
             waiting, self._waiting = self._waiting, []
             for call in waiting:
                 call()
+            self.app.post_message(self.Filled(self))
         finally:
             self.call_next(batch.close)
 

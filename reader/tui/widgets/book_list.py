@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from textual import on
 from textual.binding import Binding
 from textual.content import Content
-from textual.geometry import Size
+from textual.events import Resize
+from textual.geometry import Region, Size
+from textual.strip import Strip
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -109,6 +112,31 @@ class BookList(OptionList):
         Binding("j", "cursor_down", "Down", id="library.down", show=False),
         Binding("k", "cursor_up", "Up", id="library.up", show=False),
     ]
+
+    _drawn_width = -1
+    """The width the drawn rows in Textual's render cache were made for."""
+
+    def on_mount(self) -> None:
+        """A list taller than the screen shows its scrollbar from its first layout: found in that layout
+        instead, the scrollbar would narrow the rows just drawn and lay the screen out twice more."""
+        self._update_lines()
+        if self.styles.overflow_y == "auto" and self.virtual_size.height > self.app.size.height:
+            self.show_vertical_scrollbar = True
+            self.vertical_scrollbar.display = True
+
+    @on(Resize)
+    def _keep_rows(self, event: Resize) -> None:
+        """Stop Textual's resize handler, which forgets every row's height and drawing on each resize (and
+        the list's first one comes after its first frame): heights here need no width, and drawn rows go
+        when the width changes (`render_lines`)."""
+        event.prevent_default()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        width = self.scrollable_content_region.width
+        if width != self._drawn_width:
+            self._drawn_width = width
+            self._option_render_cache.clear()
+        return super().render_lines(crop)
 
     def show_books(
         self,

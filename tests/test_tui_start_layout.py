@@ -1,0 +1,158 @@
+"""Start-up lays the screen out as few times as it can: the collector and the waiting workers start once
+the library and the chat are filled, a long library list has its scrollbar from its first layout, and
+neither a resize nor the panes' layout redraws what did not change."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable
+from typing import Any
+
+from textual.screen import Screen
+from textual.visual import Visual
+from textual.widgets.option_list import Option
+
+from reader.app.pages.chunking import make_chunks
+from reader.domain.models import Book, Chapter, Page
+from reader.tui.app import ReaderApp
+from reader.tui.widgets.book_list import BookList
+from tests.test_tui_library_rows import add_shelf
+from tests.tui_helpers import sample_services, wait_until
+
+SIZE = (120, 36)
+
+
+def count_layouts(screen: Screen[Any]) -> list[int]:
+    """From now on, count the full layouts of `screen` (one list item each)."""
+    layouts: list[int] = []
+    refresh_layout = screen._refresh_layout
+
+    def counted(*args: Any, **kwargs: Any) -> None:
+        layouts.append(1)
+        refresh_layout(*args, **kwargs)
+
+    screen._refresh_layout = counted  # type: ignore[method-assign]
+    return layouts
+
+
+def count_row_draws(book_list: BookList) -> list[str]:
+    """From now on, note the id of each book row the list draws (not found in its cache of drawn rows)."""
+    drawn: list[str] = []
+    get_visual: Callable[[Option], Visual] = book_list._get_visual
+
+    def noted(option: Option) -> Visual:
+        drawn.append(option.id or "")
+        return get_visual(option)
+
+    book_list._get_visual = noted  # type: ignore[method-assign]
+    return drawn
+
+
+async def test_the_collector_and_the_waiting_workers_start_once_the_side_panes_are_filled() -> None:
+    services, book = sample_services()
+    app = ReaderApp(services, book_id=book.id)
+    seen: dict[str, bool] = {}
+    app.after_first_page(  # runs right after the first page is on screen, as the side panes start to fill
+        lambda: seen.update(
+            collector=gc.isenabled(),
+            first_screen=app.first_screen.is_set(),
+            filled=app.library.filled or app.chat.filled,
+        )
+    )
+    gc.disable()  # as `reader open` starts the app (reader.startup.pause_collector)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: app.library.filled and app.chat.filled)
+            await pilot.pause()
+            assert seen == {"collector": False, "first_screen": False, "filled": False}
+            assert gc.isenabled() and gc.get_freeze_count() > 0  # what start-up made is frozen
+            assert app.first_screen.is_set()
+            await wait_until(pilot, lambda: app.viewer.clock.words is not None)  # the pace worker ran
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+async def test_a_long_library_list_is_laid_out_with_its_scrollbar_and_its_rows_drawn_once() -> None:
+    services, book = sample_services()
+    add_shelf(services, 60)
+    app = ReaderApp(services, book_id=book.id)
+    counts: dict[str, list[Any]] = {}
+    app.after_first_page(lambda: counts.update(layouts=count_layouts(app.screen)))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.library.filled and app.chat.filled)
+        await pilot.pause()
+        book_list = app.query_one(BookList)
+        assert book_list.show_vertical_scrollbar
+        # the fill's layout and Textual's follow-up for the widgets it sized; a scrollbar found late, or
+        # the list's rows dropped on its first resize, took a third
+        assert len(counts["layouts"]) <= 2
+        drawn = count_row_draws(book_list)
+        await pilot.resize_terminal(SIZE[0], SIZE[1] + 6)  # taller: the list keeps its width
+        await pilot.pause()
+        rows_per_screen = book_list.scrollable_content_region.height // 3 + 1
+        assert 0 < len(drawn) < rows_per_screen  # only the rows that came on screen are drawn
+        assert len(set(drawn)) == len(drawn)
+
+
+async def test_rows_are_drawn_again_at_a_new_width() -> None:
+    services, _ = sample_services()
+    title = "A Title Far Too Long For The Library Pane"
+    book_id = "ab" * 32
+    book = Book(book_id, title, "Ann Shelf", "en", "text", "/shelf/long.txt", 1, 1, "synthetic", "2024-01-01T00:00:00Z")
+    services.books.replace(book, 100, 1, [Page(1, "1")], [Chapter(0, "One", 1, 1)], make_chunks(book_id, ["Words."]))
+    async with ReaderApp(services, book_id=book_id).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        await pilot.press("1")  # the library, focused
+        await wait_until(pilot, lambda: isinstance(app.focused, BookList))
+        book_list = app.query_one(BookList)
+
+        def row_of(book_id: str) -> str:
+            index = next(i for i in range(book_list.option_count) if book_list.get_option_at_index(i).id == book_id)
+            return book_list.render_lines(book_list.region.reset_offset)[book_list._lines.index((index, 0))].text
+
+        assert title not in row_of(book_id)  # cut to the pane
+        await pilot.resize_terminal(80, SIZE[1])  # narrow: the library alone, the whole width
+        await pilot.pause()
+        assert book_list.size.width > 60
+        assert title in row_of(book_id)
+
+
+async def test_a_resize_leaves_the_panes_that_stay_shown_alone() -> None:
+    services, book = sample_services()
+    async with ReaderApp(services, book_id=book.id).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        panes = (app.library, app.viewer, app.chat)
+        await wait_until(pilot, lambda: app.library.filled and app.chat.filled)
+        await pilot.resize_terminal(SIZE[0] + 10, SIZE[1])
+        await pilot.pause()
+        # shown as the stylesheet has them: setting display unchanged would lay the screen out again
+        assert not any(pane.styles.inline.has_rule("display") for pane in panes)
+        assert all(pane.display for pane in panes)
+        await pilot.resize_terminal(80, SIZE[1])  # narrow: the page alone
+        await pilot.pause()
+        assert [pane.display for pane in panes] == [False, True, False]
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert all(pane.display for pane in panes)
+
+
+async def test_a_dialog_opened_as_the_side_panes_fill_does_not_hold_the_start_up_back() -> None:
+    from textual.events import Key
+
+    from reader.tui.panes.deferred_pane import DeferredPane
+    from reader.tui.screens.goto_screen import GoToScreen
+
+    services, book = sample_services(30)
+    app = ReaderApp(services, book_id=book.id)
+    async with app.run_test(size=SIZE) as pilot:
+        app.post_message(Key("g", "g"))  # before the library and the chat have filled
+        await wait_until(pilot, lambda: isinstance(app.screen, GoToScreen))
+        await wait_until(pilot, app.first_screen.is_set)
+        main = app.screen_stack[0]
+        assert all(pane.filled for pane in main.query(DeferredPane))
+        await wait_until(pilot, lambda: app._heap_frozen)  # the collector back on under the dialog too
+        assert gc.isenabled()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is main
