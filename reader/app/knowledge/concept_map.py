@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, chain, combinations, repeat
 from operator import itemgetter
 
 from reader.app.knowledge.book_mentions import (
@@ -69,6 +69,7 @@ from reader.app.knowledge.name_kinds import (
     of_a_people,
 )
 from reader.app.knowledge.place_parts import place_heads
+from reader.app.knowledge.play_text import PlayText, join_to_speakers, no_one, read_play, speaker_mentions
 from reader.app.knowledge.rare_runs import fold_rare_runs
 from reader.domain.knowledge import ConceptAlias, ExtractedConcept
 
@@ -133,7 +134,9 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
             if title:
                 text = text.replace(title, " ", 1)
         texts.append(text)
-    book = find_book_names(texts, words.lower)
+    play = read_play(texts, words.lower)  # a play's labels and cues, verse lines' capitals
+    book = find_book_names(play.texts if play else texts, words.lower)
+    _add_speakers(book, play.speakers if play else {}, words.lower)
     threshold = min_mentions(len(pages))
     full_names = fold_rare_runs(book.names, words.lower, threshold)
     forms = _forms(book.names, _gender_hints(book, threshold), book.surnames)
@@ -146,10 +149,25 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
         itemgetter(0),
         full_names,
     )
-    concepts = _name_concepts(book, clusters, threshold, words.lower)
+    if play and play.speakers:
+        clusters = join_to_speakers(clusters, play.speakers)
+    concepts = _name_concepts(book, clusters, threshold, words.lower, play)
     taken = {word.lower() for concept in concepts for alias in concept.aliases for word in alias.text.split()}
     concepts.extend(key_terms(words, taken, term_count(len(pages))))
     return concepts
+
+
+def _add_speakers(book: BookNames, speakers: Mapping[str, int], lower: Counter[str]) -> None:
+    """A play's speaker labels as mentions of the names they give ("ROMEO." of "Romeo"); two
+    labels are two people."""
+    for key, spans in speaker_mentions(book.text, speakers, lower).items():
+        name = book.names.get(key)
+        if name is None:
+            name = book.names[key] = Name(key, tuple(key.split()))
+        name.mentions.extend((start, end, False) for start, end in spans)
+        name.mentions.sort()
+    for pair in combinations(sorted(speakers), 2):  # two labels, two people ("CAPULET", "LADY CAPULET")
+        book.apart.add(frozenset(pair))
 
 
 def _forms(
@@ -317,7 +335,11 @@ def title_key(alias: str) -> str:
 
 
 def _name_concepts(
-    book: BookNames, clusters: list[Cluster[tuple[int, int, bool]]], threshold: int, lower: Counter[str]
+    book: BookNames,
+    clusters: list[Cluster[tuple[int, int, bool]]],
+    threshold: int,
+    lower: Counter[str],
+    play: PlayText | None = None,
 ) -> list[ExtractedConcept]:
     names = book.names
     extra = _title_mentions(book, clusters, threshold)
@@ -377,15 +399,20 @@ def _name_concepts(
             kinds.append(None)
             continue
         cues = cues_of_cluster(cluster)
-        if not cluster.family and kind_of(cues, len(cluster.core)) == "place" and not cluster.titles:
+        speaks = play is not None and any(key in play.speakers for key in cluster.keys)  # a person
+        if not (cluster.family or speaks) and kind_of(cues, len(cluster.core)) == "place" and not cluster.titles:
             apart = _place_words_apart(cluster, names)
             if apart is not None:
                 clusters.append(apart)
                 cues = cues_of_cluster(cluster)
-        if listed_only(cluster, cues, names, text):
+        if play and not speaks and len(cluster.core) == 1 and not cluster.titles:
+            if no_one(play, text, cluster.core[0], cluster.mentions):
+                kinds.append(None)  # "Governor,", "Garn!", "with Attendants", a verse line's "Examine"
+                continue
+        if not speaks and listed_only(cluster, cues, names, text):
             kinds.append(None)  # "Aus dem Leben; Aus Nah und Fern": a list of titles, no one
             continue
-        kind = "person" if cluster.family else kind_of(cues, len(cluster.core))
+        kind = "person" if cluster.family or speaks else kind_of(cues, len(cluster.core))
         if (
             kind == "place"
             and cues.same_of_noun in PLACE_WORDS
@@ -394,7 +421,7 @@ def _name_concepts(
             place_ends[index] = cues.same_of_noun  # "Green Porcelain" of "the Palace of Green Porcelain"
         if kind == "place" and cluster.titles and not cues.place_words:
             kind = "person"  # "General Weyrother", then "into Weyrother's plan": a titled name is someone
-        if len(cluster.core) == 1 and kind == "person" and not cluster.family:
+        if len(cluster.core) == 1 and kind == "person" and not (cluster.family or speaks):
             word = cluster.core[0]
             if word in peoples or word.endswith("men"):
                 kind = "term"  # "the Austrians", "Frenchmen": a people, not a person
