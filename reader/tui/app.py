@@ -211,8 +211,8 @@ class ReaderApp(App[None]):
     def _pane_filled(self, event: DeferredPane.Filled) -> None:
         """Once the library and the chat are filled too: the workers waiting for the first screen start, and
         once the screen is laid out with them the collector comes back on (`_resume_collector`)."""
-        if self.first_screen.is_set() or not event.pane.is_attached:
-            return  # done, or the app is closing (on_unmount releases the workers)
+        if self.first_screen.is_set() or not event.pane.is_attached or not self.is_running:
+            return  # done, or the app is closing (on_unmount releases the workers and the collector)
         screen = event.pane.screen  # the main screen, also under a dialog opened meanwhile
         if not all(pane.filled for pane in screen.query(DeferredPane)):
             return
