@@ -86,3 +86,14 @@ async def test_page_turns_set_the_pace_and_the_header_shows_time_left() -> None:
         [day] = services.reading_time.log.days(book.id)
         assert day.pages == 5 and day.words == sum(words[:6]) - words[2]
     assert "left in book" in position
+
+
+def test_words_per_page_are_counted_in_the_library_file() -> None:
+    services, book = sample_services()
+    counted = services.reading_time.page_words(book)
+    split = [0] * book.page_count
+    for chunk in services.chunks.get_by_page_range(book.id, 1, book.page_count):
+        split[chunk.start_page - 1] += len(chunk.text.split())
+    assert len(counted) == book.page_count and sum(counted) > 1000
+    # the gaps between words, counted where the text is: within a word in a hundred of a Python split
+    assert all(abs(c - s) <= max(2, s // 100) for c, s in zip(counted, split, strict=True))

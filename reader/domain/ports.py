@@ -103,6 +103,10 @@ class ChunkRepository(Protocol):
         """All chunks overlapping [start_page, end_page], in reading order."""
         ...
 
+    def page_word_counts(self, book_id: str) -> Mapping[int, int]:
+        """page -> how many words its chunks hold (the gaps between words, counted where the text is)."""
+        ...
+
 
 class SearchOutcome(Protocol):
     """What a book search returns: passages visible at the reader's position, plus notes."""

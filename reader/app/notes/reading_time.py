@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from reader.app.notes.reading_pace import Pace, TimeLeft, counts_as_reading, time_left
 from reader.app.pages.page_lookup import page_chapter
-from reader.domain.models import Book, Chapter, Chunk
+from reader.domain.models import Book, Chapter
 
 if TYPE_CHECKING:  # annotations only: the ports load with the adapters that implement them
     from reader.domain.annotation_ports import ReadingLogRepository
@@ -16,15 +16,6 @@ if TYPE_CHECKING:  # annotations only: the ports load with the adapters that imp
 
 PACE_DAYS = 90
 """The pace is measured over the reading of the last this many days."""
-
-
-def words_per_page(chunks: Sequence[Chunk], page_count: int) -> list[int]:
-    """How many words each page holds."""
-    words = [0] * page_count
-    for chunk in chunks:
-        if 1 <= chunk.start_page <= page_count:
-            words[chunk.start_page - 1] += len(chunk.text.split())
-    return words
 
 
 class ReadingTimeUseCase:
@@ -35,7 +26,9 @@ class ReadingTimeUseCase:
         self.log = log
 
     def page_words(self, book: Book) -> list[int]:
-        return words_per_page(self.chunks.get_by_page_range(book.id, 1, book.page_count), book.page_count)
+        """How many words each page of `book` holds (counted in the library file, see ChunkRepository)."""
+        counts = self.chunks.page_word_counts(book.id)
+        return [counts.get(page, 0) for page in range(1, book.page_count + 1)]
 
     def pace(self, today: date | None = None) -> Pace:
         """The reader's pace over the last PACE_DAYS days (every book: a reader's pace is theirs)."""
