@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import accumulate, chain, combinations, repeat
+from itertools import accumulate, chain, repeat
 from operator import itemgetter
 
 from reader.app.knowledge.book_mentions import (
@@ -69,7 +69,7 @@ from reader.app.knowledge.name_kinds import (
     of_a_people,
 )
 from reader.app.knowledge.place_parts import place_heads
-from reader.app.knowledge.play_text import PlayText, join_to_speakers, no_one, read_play, speaker_mentions
+from reader.app.knowledge.play_text import PlayText, add_speakers, join_to_speakers, no_one, read_play
 from reader.app.knowledge.rare_runs import fold_rare_runs
 from reader.domain.knowledge import ConceptAlias, ExtractedConcept
 
@@ -136,7 +136,7 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
         texts.append(text)
     play = read_play(texts, words.lower)  # a play's labels and cues, verse lines' capitals
     book = find_book_names(play.texts if play else texts, words.lower)
-    _add_speakers(book, play.speakers if play else {}, words.lower)
+    add_speakers(book, play.speakers if play else {}, words.lower)
     threshold = min_mentions(len(pages))
     full_names = fold_rare_runs(book.names, words.lower, threshold)
     forms = _forms(book.names, _gender_hints(book, threshold), book.surnames)
@@ -155,19 +155,6 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
     taken = {word.lower() for concept in concepts for alias in concept.aliases for word in alias.text.split()}
     concepts.extend(key_terms(words, taken, term_count(len(pages))))
     return concepts
-
-
-def _add_speakers(book: BookNames, speakers: Mapping[str, int], lower: Counter[str]) -> None:
-    """A play's speaker labels as mentions of the names they give ("ROMEO." of "Romeo"); two
-    labels are two people."""
-    for key, spans in speaker_mentions(book.text, speakers, lower).items():
-        name = book.names.get(key)
-        if name is None:
-            name = book.names[key] = Name(key, tuple(key.split()))
-        name.mentions.extend((start, end, False) for start, end in spans)
-        name.mentions.sort()
-    for pair in combinations(sorted(speakers), 2):  # two labels, two people ("CAPULET", "LADY CAPULET")
-        book.apart.add(frozenset(pair))
 
 
 def _forms(

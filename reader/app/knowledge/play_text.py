@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
+from reader.app.knowledge.book_mentions import BookNames, Name
 from reader.app.knowledge.name_forms import Cluster, T, gender_of
 
 STAGE_CUES: dict[str, frozenset[str]] = {
@@ -338,3 +340,16 @@ def _join_speaker_styles(clusters: list[Cluster[T]], home: dict[str, Cluster[T]]
         owners = styles.get(cluster.core[0], [])
         if len(owners) == 1 and owners[0] is not cluster:
             owners[0].absorb(cluster)
+
+
+def add_speakers(book: BookNames, speakers: Mapping[str, int], lower: Counter[str]) -> None:
+    """A play's speaker labels as mentions of the names they give ("ROMEO." of "Romeo"); two
+    labels are two people."""
+    for key, spans in speaker_mentions(book.text, speakers, lower).items():
+        name = book.names.get(key)
+        if name is None:
+            name = book.names[key] = Name(key, tuple(key.split()))
+        name.mentions.extend((start, end, False) for start, end in spans)
+        name.mentions.sort()
+    for pair in combinations(sorted(speakers), 2):  # two labels, two people ("CAPULET", "LADY CAPULET")
+        book.apart.add(frozenset(pair))
