@@ -153,9 +153,11 @@ def rss_mb() -> float:
 
 def child(db_path: str, turns: int, started: float) -> None:
     """Run in a fresh process: time to the settled first page, then (optionally) page turns."""
+    from reader.saved_code import use_saved_code
     from reader.startup import pause_collector
 
     pause_collector()  # as `reader open` does from its first import (reader.cli)
+    use_saved_code()  # and its dataclasses' methods compiled once (reader.saved_code)
     from reader.services import Services
     from reader.tui.app import ReaderApp
 
@@ -552,9 +554,11 @@ def report_turns(db_path: Path, env: dict[str, str], args: argparse.Namespace) -
 def images_child(db_path: str, book_id: str, turns: int, started: float) -> None:
     """Run in a fresh process: open `book_id`, time the first page's text and pictures, then `turns` page
     turns (text painted, pictures drawn), and the memory after them."""
+    from reader.saved_code import use_saved_code
     from reader.startup import before_textual, pause_collector
 
     pause_collector()  # as `reader open` does
+    use_saved_code()
     # and TEXTUAL_FPS, which Textual reads once, set before it is imported, as importing reader.tui first
     # does in the app (without it Textual ran at 60 frames a second here: a turn waited up to 17 ms for its
     # frame slot, as no turn in the app does)

@@ -45,3 +45,10 @@ def user_themes_dir() -> Path:
 def saved_css_path() -> Path:
     """The app's parsed CSS, kept between runs (reader.tui.saved_css)."""
     return cache_dir() / "textual-css.pickle"
+
+
+def saved_code_path() -> Path:
+    """Dataclasses' compiled methods, kept between runs (reader.saved_code); one file per Python version."""
+    import sys
+
+    return cache_dir() / f"dataclass-code-{sys.implementation.cache_tag}.marshal"

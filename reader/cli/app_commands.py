@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from reader.cli.output import error_line
+from reader.saved_code import use_saved_code
 from reader.services import Services
 from reader.startup import pause_collector
 
@@ -23,6 +24,7 @@ def run_app(services: Services, book_id: str | None = None) -> int:
         error_line("The app needs a terminal; use `reader search-page BOOK PAGE` or `reader demo --print`.")
         return 2
     pause_collector()  # until the app's first screen is up (see reader.startup)
+    use_saved_code()  # dataclasses' methods compiled once (see reader.saved_code)
     from reader.tui.app import ReaderApp
 
     ReaderApp(services, book_id=book_id).run()

@@ -11,6 +11,7 @@ from types import ModuleType
 from reader import __version__
 from reader.cli.output import error_line
 from reader.domain.errors import ReaderError
+from reader.saved_code import use_saved_code
 from reader.startup import pause_collector, resume_collector
 
 COMMAND_MODULES = {
@@ -78,6 +79,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 def run() -> int:
     """The `reader` program: `main` with the collector paused during start-up (see reader.startup)."""
     pause_collector()
+    use_saved_code()
     return main(startup=True)
 
 

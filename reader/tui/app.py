@@ -136,11 +136,17 @@ class ReaderApp(App[None]):
         """Pages shown so far (a due collection waits until the reader stays on one)."""
         self._heap_frozen = False
         """Whether the heap of start-up was frozen and the collector turned back on (`_resume_collector`)."""
+        self.first_page = threading.Event()
+        """Set once the first page is drawn with its pictures (`_first_page_done`): the words-per-page read
+        waits for it (ReadingClock)."""
         self.first_screen = threading.Event()
         """Set once the first screen is up, the library and the chat filled: worker threads whose reads would
         race it wait for it (two threads sharing the GIL both wait at each switch, and SQLite gives the GIL
         up at every row it reads: measured, reading the library's 1,001 books took 15-24 ms once they
-        waited, 50-54 ms while the reading pace of a 1,000-page book was read beside it)."""
+        waited, 50-54 ms while the reading pace of a 1,000-page book was read beside it, a row per page;
+        that read now returns one row and waits only for `first_page`)."""
+        self._was_started = False
+        """Whether `_started` ran (on the first frame's Ready, or after the first refresh if that came first)."""
         self._after_first_page: list[Callable[[], object]] | None = []
         """Calls waiting until the first page is on screen with its pictures (see `after_first_page`)."""
         self.theme_note = ""
@@ -178,11 +184,20 @@ class ReaderApp(App[None]):
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.open_book(self.initial_book_id or self.reading.last_book_id(), remember=True)
         self.viewer.focus()
-        self.call_after_refresh(self._started)
+        self.call_after_refresh(self._started)  # were the first frame's Ready never to come
+
+    def on_ready(self) -> None:
+        """The first frame is drawn: start at once, before Textual's follow-ups of that frame lay the screen
+        out again (the page's scrollbar, the widgets' first sizes), which the side panes' fill then takes
+        in (DeferredPane._schedule_fill); call_after_refresh would wait for all of them."""
+        self._started()
 
     def _started(self) -> None:
         """After the first paint: the CSS parsed so far saved; the side panes fill once the page's pictures
         are drawn (then the collector comes back on and the workers waiting for them start, `_pane_filled`)."""
+        if self._was_started:
+            return
+        self._was_started = True
         self.saved_css.save()
         from reader.tui.images.protocol import OFF
 
@@ -236,6 +251,7 @@ class ReaderApp(App[None]):
 
     @on(IllustratedPageText.PicturesSettled)
     def _first_page_done(self) -> None:
+        self.first_page.set()
         waiting, self._after_first_page = self._after_first_page, None
         for call in waiting or ():
             call()
@@ -243,6 +259,7 @@ class ReaderApp(App[None]):
     def on_unmount(self) -> None:
         self._resume_collector()  # closed before the panes were filled: the collector back on all the same
         thaw_heap()  # and what start-up made thawed (reader.startup)
+        self.first_page.set()  # no worker waits for a screen that will not come
         self.first_screen.set()  # no worker waits for a screen that will not come
         self.saved_css.save()  # the dialogs' CSS, if one was opened for the first time
         self.reading.save_viewed()

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 FLUSH_PAGES = 5
 """Timed pages are written to the reading log in batches of this many (and when the book closes)."""
 
-FIRST_SCREEN_WAIT = 2.0
-"""Seconds the words-per-page read waits for the app's first screen (ReaderApp.first_screen) at most."""
+FIRST_PAGE_WAIT = 2.0
+"""Seconds the words-per-page read waits for the app's first page to be drawn (ReaderApp.first_page) at most."""
 
 
 class PaceLoaded(Message):
@@ -63,9 +63,11 @@ class ReadingClock:
         services = getattr(app, "services", None)
         if services is None:
             return
-        first_screen = getattr(app, "first_screen", None)
-        if first_screen is not None:  # reading a long book's words (20 ms for 1,000 pages) would race it
-            first_screen.wait(FIRST_SCREEN_WAIT)
+        # Read beside the side panes' fill, after the first page: SQLite counts a long book's words (15 ms for
+        # 1,000 pages) without the GIL, but opening this thread's connection and the imports take it.
+        first_page = getattr(app, "first_page", None)
+        if first_page is not None:
+            first_page.wait(FIRST_PAGE_WAIT)
         reading = services.reading_time
         self.owner.post_message(PaceLoaded(book.id, reading.page_words(book), reading.pace()))
 

@@ -33,6 +33,8 @@ class DeferredPane(Vertical):
         super().__init__(id=id)
         self.filled = False
         self._waiting: list[Callable[[], object]] = []
+        self._batch = ExitStack()
+        """The app's batch update, held from when the fill is scheduled until it is done (`_schedule_fill`)."""
 
     def contents(self) -> Iterable[Widget]:
         """The pane's widgets, mounted once after the first paint."""
@@ -42,23 +44,29 @@ class DeferredPane(Vertical):
         """Called once the contents are mounted."""
 
     def on_mount(self) -> None:  # Textual also calls a subclass's own on_mount (no super() call needed)
-        self.call_after_refresh(self._after_first_page)
-
-    def _after_first_page(self) -> None:
-        """Fill once the first page's pictures are drawn too, where the app says when that is."""
         after = getattr(self.app, "after_first_page", None)
-        if after is None:
-            self.call_later(self._fill)
-        else:
-            after(lambda: self.call_later(self._fill))
+        if after is None:  # another app: after its first paint
+            self.call_after_refresh(self._schedule_fill)
+        else:  # once the first page's pictures are drawn too, where the app says when that is
+            after(self._schedule_fill)
+
+    def _schedule_fill(self) -> None:
+        # The batch is held from here, right after the first frame: the screen is laid out and drawn once
+        # for all the panes filling together and for the first frame's own follow-ups (the page's
+        # scrollbar, the widgets' sizes), not once per pane, once per follow-up and again as each pane's
+        # widgets finish mounting (measured: three or four frames of the whole screen, 30-60 ms each,
+        # before the panes were batched; three more layouts of 5-10 ms before the follow-ups were).
+        # The batch ends after Textual's own follow-up of the mount (queued with call_next when
+        # mounting), which lays the pane out again.
+        self._batch.enter_context(self.app.batch_update())
+        if not self.call_later(self._fill):
+            self._batch.close()  # closing: no fill will end it
+
+    def on_unmount(self) -> None:
+        self._batch.close()
 
     async def _fill(self) -> None:
-        # Held as one batch: the screen is laid out and drawn once for all the panes filling together,
-        # not once per pane and again as each one's widgets finish mounting (measured: three or four
-        # frames of the whole screen, 30-60 ms each, before). The batch ends after Textual's own
-        # follow-up of the mount (queued with call_next when mounting), which lays the pane out again.
-        batch = ExitStack()
-        batch.enter_context(self.app.batch_update())
+        batch, self._batch = self._batch, ExitStack()
         try:
             widgets = list(self.contents())
             await self.mount_all(widgets)

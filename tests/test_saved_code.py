@@ -1,0 +1,86 @@
+"""Dataclasses' methods compiled once and kept in a file (reader.saved_code)."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reader.saved_code import SavedCode
+
+
+def define_point() -> type:
+    @dataclasses.dataclass(frozen=True)
+    class Point:
+        x: int
+        y: int = 2
+        tags: tuple[str, ...] = ()
+
+    return Point
+
+
+def test_dataclasses_made_from_saved_code_behave_as_compiled_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "code.marshal"
+    first = SavedCode(path)
+    monkeypatch.setattr(dataclasses, "exec", first.exec, raising=False)
+    define_point()
+    compiled = first.compiled
+    assert compiled > 0 and first.read == 0
+    first.save()
+    assert path.exists()
+
+    second = SavedCode(path)
+    monkeypatch.setattr(dataclasses, "exec", second.exec, raising=False)
+    point = define_point()
+    assert second.read == compiled and second.compiled == 0
+    a = point(1)
+    assert a == point(1, 2) and a != point(1, 3) and hash(a) == hash(point(1))
+    assert repr(a).endswith("Point(x=1, y=2, tags=())")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.x = 5  # type: ignore[misc]
+
+
+def test_a_corrupt_or_foreign_file_means_compiling_as_usual(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "code.marshal"
+    path.write_bytes(b"not marshal data")
+    saved = SavedCode(path)
+    assert saved.code == {}
+    monkeypatch.setattr(dataclasses, "exec", saved.exec, raising=False)
+    assert define_point()(3).y == 2
+    saved.save()  # replaces the corrupt file
+    assert SavedCode(path).code
+
+    import marshal
+
+    path.write_bytes(marshal.dumps(("1 another-python 0.0", {"def f(): pass": compile("1", "<string>", "exec")})))
+    assert SavedCode(path).code == {}
+
+
+def test_an_unwritable_cache_folder_is_no_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    saved = SavedCode(blocker / "code.marshal")  # its folder cannot be made: a file is in the way
+    monkeypatch.setattr(dataclasses, "exec", saved.exec, raising=False)
+    define_point()
+    saved.save()
+    assert not (blocker / "code.marshal").exists()
+
+
+def test_the_reader_program_saves_the_code_and_reads_it_back(tmp_path: Path) -> None:
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "READER_DB": str(tmp_path / "library.db"), "HOME": str(tmp_path)}
+    script = (
+        "import sys; from reader.cli.main import run; from reader import saved_code; "
+        "sys.argv = ['reader', 'list']; code = run(); s = saved_code._installed; "
+        "print(code, s.read, s.compiled)"
+    )
+    first = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    files = list((tmp_path / "cache").rglob("dataclass-code-*.marshal"))
+    assert len(files) == 1
+    second = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    status, read, compiled = second.stdout.split()[-3:]
+    assert status == "0" and int(read) > 20 and int(compiled) == 0, (first.stdout, second.stdout)
