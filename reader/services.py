@@ -361,6 +361,12 @@ class Services:
             self._shields = ShieldIndexes()
         return self._shields
 
+    def has_conversation(self, book_id: str) -> bool:
+        """Whether `book_id` has a conversation with messages (without loading `conversations`)."""
+        from reader.adapters.sqlite.conversation_index import has_conversation_messages
+
+        return has_conversation_messages(self.db.conn, book_id)
+
     @per_thread
     def conversations(self) -> SqliteConversationRepository:
         """The stored conversations (listing and showing them needs no chat model)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reader.adapters.sqlite.connection import open_connection
+from reader.adapters.sqlite.conversation_index import has_conversation_messages
 from reader.adapters.sqlite.conversation_repository import SqliteConversationRepository
 from reader.adapters.sqlite.migrations import migrate
 from reader.app.chat.history import CUT, TRIMMED, earlier_turns, fit_to_window, total_tokens
@@ -22,9 +23,12 @@ def test_conversations_and_messages_round_trip(tmp_path: Path) -> None:
         "VALUES ('b1', 'Book', 'txt', '/x', 9, 1, '2026-01-01')"
     )
     store = SqliteConversationRepository(conn)
+    assert not has_conversation_messages(conn, "b1")
     first = store.create("b1", "first")
     second = store.create("b1", "second")
+    assert not has_conversation_messages(conn, "b1")  # conversations without messages: nothing to show
     store.add_message(first, "user", "who?", horizon=3)
+    assert has_conversation_messages(conn, "b1") and not has_conversation_messages(conn, "b2")
     calls = [{"id": "c1", "type": "function", "function": {"name": "search_book", "arguments": "{}"}}]
     store.add_message(first, "assistant", "", tool_calls=calls, horizon=3)
     store.add_message(first, "tool", "2 passages", tool_call_id="c1", name="search_book", horizon=3)

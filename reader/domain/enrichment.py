@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +15,8 @@ ENRICHMENT_SCHEMA_VERSION = 2
 
 def page_content_hash(chunks: Iterable[Chunk], page: int) -> str:
     """A hash of one page's text as stored (its page-aligned chunks in order): it changes when the text does."""
+    import hashlib  # not at import: the library pane reads enrichment statuses on the app's start-up path
+
     digest = hashlib.sha256()
     for chunk in sorted((c for c in chunks if c.start_page == page), key=lambda c: c.index):
         digest.update(chunk.text.encode("utf-8"))

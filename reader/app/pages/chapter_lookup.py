@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from reader.domain.models import Chapter
 from reader.domain.numbering import is_roman, number_value
@@ -32,9 +32,7 @@ _KINDS = {
 """Words that name a numbered entry, and the kind each means ("chap." is a chapter, "vol." a volume)."""
 _NUMBER = r"\d{1,4}|[ivxlcdm]{1,9}|[a-z]+(?:-[a-z]+)?"
 _KIND = r"(?P<kind>chapter|chap|ch|stave|canto|part|book|volume|vol)\.?"
-_QUERY = re.compile(rf"^\s*(?:{_KIND}\s*)?(?:the\s+)?(?P<number>{_NUMBER})\s*[.:)]?\s*$", re.IGNORECASE)
-"""What a reader types for a numbered entry: "3", "III", "three", "Chapter 3", "ch. iii", "Part 2",
-"Chapter the Third"."""
+
 PATH_MARK = " › "
 """Between a part's title and its chapter's, where the numbering restarts in each part."""
 _TITLE_WITH_KIND = re.compile(rf"^\W*{_KIND}\s+(?:the\s+)?(?P<number>{_NUMBER})\b", re.IGNORECASE)
@@ -46,13 +44,34 @@ _TITLE_BARE = re.compile(
 not the "I" of "I Remember")."""
 _TITLE_WORD = re.compile(r"^\W*(?P<number>[a-z]+(?:-[a-z]+)?)\W*$", re.IGNORECASE)
 """A title that is a number word: "ONE", "Twenty-One"."""
-_INDEX = re.compile(r"^\s*#\s*(\d+)\s*$")
-_PART_SEPARATOR = re.compile(rf"\s*(?:{PATH_MARK.strip()}|>|,|;|/)\s*")
-_PART_THEN_CHAPTER = re.compile(
-    r"^\s*(?P<part>(?:book|part|volume|vol)\.?\s+\S+)\s+(?P<chapter>(?:chapter|chap|ch)\.?\s+.+)$",
-    re.IGNORECASE,
-)
-"""A part and a chapter in it: "Book Ten, Chapter III", "BOOK TEN: 1812 › CHAPTER III", "book 10 ch 3"."""
+
+
+@cache
+def _query() -> re.Pattern[str]:
+    """What a reader types for a numbered entry: "3", "III", "three", "Chapter 3", "ch. iii", "Part 2",
+    "Chapter the Third". Compiled when a reader first asks (the contents' own titles need only the
+    patterns above, and the first page's header is drawn with those: these took 2 ms more of it)."""
+    return re.compile(rf"^\s*(?:{_KIND}\s*)?(?:the\s+)?(?P<number>{_NUMBER})\s*[.:)]?\s*$", re.IGNORECASE)
+
+
+@cache
+def _index() -> re.Pattern[str]:
+    """ "#3": the third entry of the contents."""
+    return re.compile(r"^\s*#\s*(\d+)\s*$")
+
+
+@cache
+def _part_separator() -> re.Pattern[str]:
+    return re.compile(rf"\s*(?:{PATH_MARK.strip()}|>|,|;|/)\s*")
+
+
+@cache
+def _part_then_chapter() -> re.Pattern[str]:
+    """A part and a chapter in it: "Book Ten, Chapter III", "BOOK TEN: 1812 › CHAPTER III", "book 10 ch 3"."""
+    return re.compile(
+        r"^\s*(?P<part>(?:book|part|volume|vol)\.?\s+\S+)\s+(?P<chapter>(?:chapter|chap|ch)\.?\s+.+)$",
+        re.IGNORECASE,
+    )
 
 
 @dataclass(frozen=True)
@@ -81,7 +100,7 @@ def own_number(title: str) -> tuple[str, int] | None:
 
 def asked_number(query: str) -> tuple[str, int] | None:
     """The kind and number a reader's query names ("3", "III", "chapter three", "Part 2"), else None."""
-    match = _QUERY.match(query)
+    match = _query().match(query)
     if match is None:
         return None
     number = number_value(match.group("number"))
@@ -93,7 +112,7 @@ def asked_number(query: str) -> tuple[str, int] | None:
 
 def contents_index(query: str) -> int | None:
     """N for "#N" (the N-th entry of the contents), else None."""
-    match = _INDEX.match(query)
+    match = _index().match(query)
     return int(match.group(1)) if match else None
 
 
@@ -217,9 +236,9 @@ def _find_one(
 
 def _part_and_chapter(query: str) -> list[tuple[str, str]]:
     """Ways to read `query` as a part and a chapter in it, the header's "›" first."""
-    cuts = sorted(_PART_SEPARATOR.finditer(query), key=lambda m: PATH_MARK.strip() not in m.group())
+    cuts = sorted(_part_separator().finditer(query), key=lambda m: PATH_MARK.strip() not in m.group())
     found = [(query[: m.start()], query[m.end() :]) for m in cuts if m.start() > 0 and m.end() < len(query)]
-    if match := _PART_THEN_CHAPTER.match(query):
+    if match := _part_then_chapter().match(query):
         found.append((match.group("part"), match.group("chapter")))
     return found
 
@@ -244,14 +263,14 @@ def _chapter_in_part(
 def _numeral(query: str) -> bool:
     """Whether a numbered query writes its number in figures or Roman numerals ("3", "Chapter III"): it
     then names a number only, never a title (a chapter may be called "One")."""
-    match = _QUERY.match(query)
+    match = _query().match(query)
     token = match.group("number") if match else ""
     return token.isdigit() or is_roman(token)
 
 
 def names_chapter(query: str) -> bool:
     """Whether `query` can only mean a chapter (or part): "Chapter 99", "Book Two", never a page label."""
-    match = _QUERY.match(query)
+    match = _query().match(query)
     return match is not None and match.group("kind") is not None and asked_number(query) is not None
 
 

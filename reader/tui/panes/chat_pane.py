@@ -314,6 +314,8 @@ class ChatPane(DeferredPane):
         first_screen = getattr(self.app, "first_screen", None)
         if first_screen is not None:
             first_screen.wait(5)
+        if not self.services.has_conversation(book_id):
+            return
         store = self.services.conversations
         latest = store.latest(book_id)
         if latest is not None and latest.message_count:
