@@ -6,6 +6,7 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.dom import DOMNode
 from textual.screen import Screen
+from textual.style import Style
 from textual.widgets import Static
 
 
@@ -66,7 +67,10 @@ class KeyHints(Static):
 
     @staticmethod
     def _hint(key: str, shown: str, description: str) -> Content:
-        return Content.assemble((f" {shown} ", "bold $accent"), description).stylize(f"@click=press({key!r})")
+        # the click as a Style, not as "@click=press('k')" markup: every hint's differs, and each such
+        # string was parsed on the first frame
+        click = Style.from_meta({"@click": f"press({key!r})"})
+        return Content.assemble((f" {shown} ", "bold $accent"), description).stylize(click)
 
     def action_press(self, key: str) -> None:
         """Press `key` as if typed."""
