@@ -12,7 +12,6 @@ from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
-from textual.containers import Horizontal
 from textual.events import Key, Resize
 from textual.screen import Screen
 
@@ -22,7 +21,7 @@ from reader.startup import collect_if_due, freeze_startup_heap, release_closed_s
 from reader.tui.commands import reader_commands
 from reader.tui.dialogs import Dialogs
 from reader.tui.images.illustrated_text import IllustratedPageText
-from reader.tui.pane_layout import PaneLayout
+from reader.tui.pane_layout import PaneLayout, PaneRow
 from reader.tui.panes.chat_pane import ChatPane
 from reader.tui.panes.deferred_pane import DeferredPane
 from reader.tui.panes.library_pane import LibraryPane
@@ -173,7 +172,7 @@ class ReaderApp(App[None]):
             event.prevent_default()
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="main"):
+        with PaneRow(id="main"):
             yield LibraryPane(self.services, id="library")
             yield PageViewer(id="viewer")
             yield ChatPane(self.services, id="chat")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.app import App
+from textual.containers import Horizontal
 from textual.widgets import Input
 
 from reader.tui.panes.chat_pane import ChatPane
@@ -14,6 +15,13 @@ NARROW_WIDTH = 100
 """Below this many columns the app shows one pane at a time."""
 
 PANES = ("library", "viewer", "chat")
+
+
+class PaneRow(Horizontal):
+    """The row the panes stand in; drawn as blank lines (Textual's switch for a widget with no border and no
+    content: the panes cover all of it but the gaps between them)."""
+
+    BLANK = True
 
 
 class PaneLayout:
