@@ -25,8 +25,8 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-FORMAT = 1
-"""Bumped when what is saved changes shape."""
+FORMAT = 2
+"""Bumped when what is saved changes shape (2: each source's code marshalled on its own, read when used)."""
 
 MAX_ENTRIES = 4000
 """A file holding more is started afresh (sources change when the dataclasses do)."""
@@ -38,17 +38,28 @@ def python_identity() -> str:
 
 
 class SavedCode:
-    """Compiled code by source text, read from `path` when made and written back at exit when new."""
+    """Compiled code by source text, read from `path` when made and written back at exit when new.
+
+    Each source's code is kept marshalled on its own and unmarshalled when that source is met: the file
+    holds the dataclasses of every command run so far (some 900 after the demo and a question, 1 MB), the
+    app's start-up meets about 390 of them (measured: 1.4 ms to read the file, 3 ms for those 390, against
+    6.6 ms to unmarshal all of it at once).
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.code: dict[str, CodeType] = self._load()
+        self.saved: dict[str, bytes] = self._load()
+        self.fresh: dict[str, bytes] = {}
+        """Code compiled in this run, to be saved."""
         self.read = 0
         """Sources whose code came from the file in this run."""
-        self.compiled = 0
-        """Sources compiled in this run (to be saved)."""
 
-    def _load(self) -> dict[str, CodeType]:
+    @property
+    def compiled(self) -> int:
+        """Sources compiled in this run (to be saved)."""
+        return len(self.fresh)
+
+    def _load(self) -> dict[str, bytes]:
         try:
             identity, code = marshal.loads(self.path.read_bytes())
         except Exception:  # noqa: BLE001 - a cache: compiling as usual is the fallback
@@ -60,21 +71,31 @@ class SavedCode:
     def exec(self, source: Any, globals: Any = None, locals: Any = None, /) -> None:  # noqa: A002
         """`exec`, with a source string's compiled code taken from (or added to) the saved code."""
         if isinstance(source, str):
-            code = self.code.get(source)
+            code = self._code(source)
             if code is None:
                 code = compile(source, "<string>", "exec")
-                self.code[source] = code
-                self.compiled += 1
-            else:
-                self.read += 1
+                self.fresh[source] = marshal.dumps(code)
             source = code
         builtins.exec(source, globals, locals)
 
+    def _code(self, source: str) -> CodeType | None:
+        data = self.saved.get(source)
+        if data is None:
+            return None
+        try:
+            code = marshal.loads(data)
+        except Exception:  # noqa: BLE001 - a damaged entry: compiled again
+            return None
+        if not isinstance(code, CodeType):
+            return None
+        self.read += 1
+        return code
+
     def save(self) -> None:
         """Write the code back if this run compiled any (atomically; nothing when it cannot be written)."""
-        if not self.compiled:
+        if not self.fresh:
             return
-        code = dict(self.code) if len(self.code) <= MAX_ENTRIES else {}
+        code = {**self.saved, **self.fresh} if len(self.saved) + len(self.fresh) <= MAX_ENTRIES else dict(self.fresh)
         try:
             data = marshal.dumps((python_identity(), code))
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -82,7 +103,7 @@ class SavedCode:
             with os.fdopen(handle, "wb") as file:
                 file.write(data)
             os.replace(temporary, self.path)
-            self.compiled = 0
+            self.saved, self.fresh = code, {}
         except Exception:  # noqa: BLE001 - a cache: compiling again next time is the fallback
             pass
 

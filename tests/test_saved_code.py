@@ -49,16 +49,36 @@ def test_a_corrupt_or_foreign_file_means_compiling_as_usual(tmp_path: Path, monk
     path = tmp_path / "code.marshal"
     path.write_bytes(b"not marshal data")
     saved = SavedCode(path)
-    assert saved.code == {}
+    assert saved.saved == {}
     monkeypatch.setattr(dataclasses, "exec", saved.exec, raising=False)
     assert define_point()(3).y == 2
     saved.save()  # replaces the corrupt file
-    assert SavedCode(path).code
+    assert SavedCode(path).saved
 
     import marshal
 
-    path.write_bytes(marshal.dumps(("1 another-python 0.0", {"def f(): pass": compile("1", "<string>", "exec")})))
-    assert SavedCode(path).code == {}
+    code = marshal.dumps(compile("1", "<string>", "exec"))
+    path.write_bytes(marshal.dumps(("2 another-python 0.0", {"def f(): pass": code})))
+    assert SavedCode(path).saved == {}
+
+
+def test_a_damaged_entry_is_compiled_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import marshal
+
+    from reader.saved_code import python_identity
+
+    path = tmp_path / "code.marshal"
+    first = SavedCode(path)
+    monkeypatch.setattr(dataclasses, "exec", first.exec, raising=False)
+    define_point()
+    first.save()
+    _, code = marshal.loads(path.read_bytes())
+    path.write_bytes(marshal.dumps((python_identity(), dict.fromkeys(code, b"not code"))))
+    damaged = SavedCode(path)
+    monkeypatch.setattr(dataclasses, "exec", damaged.exec, raising=False)
+    point = define_point()
+    assert point(4) == point(4, 2)
+    assert damaged.read == 0 and damaged.compiled == len(code)
 
 
 def test_an_unwritable_cache_folder_is_no_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
