@@ -92,8 +92,9 @@ class SavedCode:
         return code
 
     def save(self) -> None:
-        """Write the code back if this run compiled any (atomically; nothing when it cannot be written)."""
-        if not self.fresh:
+        """Write the code back if this run compiled any (atomically; nothing when it cannot be written, or
+        when Python is told not to write bytecode: PYTHONDONTWRITEBYTECODE, -B)."""
+        if not self.fresh or sys.dont_write_bytecode:
             return
         code = {**self.saved, **self.fresh} if len(self.saved) + len(self.fresh) <= MAX_ENTRIES else dict(self.fresh)
         try:

@@ -12,6 +12,12 @@ import pytest
 from reader.saved_code import SavedCode
 
 
+@pytest.fixture(autouse=True)
+def bytecode_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As Python writes .pyc files by default (this machine's shell sets PYTHONDONTWRITEBYTECODE)."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+
+
 def define_point() -> type:
     @dataclasses.dataclass(frozen=True)
     class Point:
@@ -89,6 +95,15 @@ def test_an_unwritable_cache_folder_is_no_error(tmp_path: Path, monkeypatch: pyt
     define_point()
     saved.save()
     assert not (blocker / "code.marshal").exists()
+
+
+def test_nothing_is_written_where_python_writes_no_bytecode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    saved = SavedCode(tmp_path / "code.marshal")
+    monkeypatch.setattr(dataclasses, "exec", saved.exec, raising=False)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    define_point()
+    saved.save()
+    assert saved.compiled and not (tmp_path / "code.marshal").exists()
 
 
 def test_the_reader_program_saves_the_code_and_reads_it_back(tmp_path: Path) -> None:
