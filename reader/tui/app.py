@@ -186,9 +186,8 @@ class ReaderApp(App[None]):
         self.call_after_refresh(self._started)  # were the first frame's Ready never to come
 
     def on_ready(self) -> None:
-        """The first frame is drawn: start at once, before Textual's follow-ups of that frame lay the screen
-        out again (the page's scrollbar, the widgets' first sizes), which the side panes' fill then takes
-        in (DeferredPane._schedule_fill); call_after_refresh would wait for all of them."""
+        """The first frame is drawn: start now, not after the first refresh, which waits until every
+        follow-up layout of that frame is done too (the page's scrollbar, the widgets' first sizes)."""
         self._started()
 
     def _started(self) -> None:

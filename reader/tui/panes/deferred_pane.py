@@ -51,13 +51,11 @@ class DeferredPane(Vertical):
             after(self._schedule_fill)
 
     def _schedule_fill(self) -> None:
-        # The batch is held from here, right after the first frame: the screen is laid out and drawn once
-        # for all the panes filling together and for the first frame's own follow-ups (the page's
-        # scrollbar, the widgets' sizes), not once per pane, once per follow-up and again as each pane's
-        # widgets finish mounting (measured: three or four frames of the whole screen, 30-60 ms each,
-        # before the panes were batched; three more layouts of 5-10 ms before the follow-ups were).
-        # The batch ends after Textual's own follow-up of the mount (queued with call_next when
-        # mounting), which lays the pane out again.
+        # Held as one batch from here until the fill is done: the screen is laid out and drawn once for all
+        # the panes filling together (and for whatever else asked for a layout meanwhile), not once per
+        # pane and again as each one's widgets finish mounting (measured: three or four frames of the
+        # whole screen, 30-60 ms each, before the panes were batched). The batch ends after Textual's own
+        # follow-up of the mount (queued with call_next when mounting), which lays the pane out again.
         self._batch.enter_context(self.app.batch_update())
         if not self.call_later(self._fill):
             self._batch.close()  # closing: no fill will end it
