@@ -189,6 +189,9 @@ class XRayScreen(ModalScreen[int | None]):
 
     @on(DetailLoaded)
     def _detail_loaded(self, event: DetailLoaded) -> None:
+        highlighted = self.query_one("#xray-concepts", OptionList).highlighted_option
+        if event.detail is not None and highlighted is not None and highlighted.id != str(event.detail.entry.id):
+            return  # asked for before another concept was highlighted: its thread ran on, the newer one follows
         self._show_detail(event.detail, event.error)
 
     def _show_detail(self, detail: ConceptDetail | None, error: str) -> None:
