@@ -16,10 +16,11 @@ Colonel Fitzwilliam") are never one concept.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from reader.app.knowledge.cluster_joins import join_leading_names, join_married_names, join_other_names
+from reader.app.knowledge.fond_forms import CLIPPED_LENGTH, diminutive_stems, full_form_of
+from reader.app.knowledge.name_evidence import in_scenes, main_bearer, scene_mate, surname_uses
 from reader.app.knowledge.name_forms import (
     ADDRESSED,
     FAMILY_TITLES,
@@ -254,7 +255,7 @@ def group_names(
     }
     """Words the book uses as surnames: a plural of one names a family ("the Bennets"), not of a first
     name only ("two Alexanders", beside "Emperor Alexander" and "Alexander Golítsyn")."""
-    borne = _surname_uses(clusters, forms)
+    borne = surname_uses(clusters, forms)
     plain = order(k for k in singles if not forms[k].titles)
     families: dict[str, int] = {}
     """Folded surname -> the family concept named by its plural."""
@@ -294,9 +295,9 @@ def group_names(
             # extends, in that name's scenes
             fond = {
                 i
-                for stem in _diminutive_stems(word)
+                for stem in diminutive_stems(word)
                 for i in [*likely(using.get(stem, [])), *([alone[stem]] if stem in alone else [])]
-                if not beside(key, i) and _in_scenes(by_key[key], i, clusters, position, scenes)
+                if not beside(key, i) and in_scenes(by_key[key], i, clusters, position, scenes)
             }
             owners = list(fond) if len(fond) == 1 else []
         if not owners and position is not None and len(word) >= CLIPPED_LENGTH:
@@ -307,18 +308,18 @@ def group_names(
                 for first, indexes in first_names_of.items()
                 if len(first) > len(word) and first.startswith(word)
                 for i in likely(sorted(indexes))
-                if not beside(key, i) and _in_scenes(by_key[key], i, clusters, position, scenes)
+                if not beside(key, i) and in_scenes(by_key[key], i, clusters, position, scenes)
             }
             owners = list(clipped) if len(clipped) == 1 else []
         if not owners and position is not None:
             # "Adelheid" beside "Heidi": a rarely used full name that ends in the one frequent
             # short name (or its fond form's stem), in that name's scenes
-            owners = _full_form_of(word, alone, len(by_key[key]), clusters)
-            owners = [i for i in owners if not beside(key, i) and _in_scenes(by_key[key], i, clusters, position, scenes)]
+            owners = full_form_of(word, alone, len(by_key[key]), clusters)
+            owners = [i for i in owners if not beside(key, i) and in_scenes(by_key[key], i, clusters, position, scenes)]
         bearers = len(owners) > 1 and all(bears(i, word) for i in owners)
         # a bare surname whose own pronouns say "he" is none of the women who bear it
         of_sex = [i for i in owners if compatible(form.gender, clusters[i].gender)]
-        main = _main_bearer(of_sex, word, borne) if bearers and of_sex else None
+        main = main_bearer(of_sex, word, borne) if bearers and of_sex else None
         if main is not None and _head_of_family(
             by_key[key], clusters[main], form, [clusters[i] for i in owners]
         ):
@@ -346,7 +347,7 @@ def group_names(
         elif (
             len(owners) > 1
             and position is not None
-            and (shared := _scene_mate(by_key[key], owners, clusters, position, scenes)) is not None
+            and (shared := scene_mate(by_key[key], owners, clusters, position, scenes)) is not None
         ):
             home = shared
         elif word in alone:
@@ -404,64 +405,6 @@ def _claimed_by_two(titles: Collection[str], bearers: Sequence[int]) -> bool:
     return gender_of(titles) is None or len(bearers) > 1
 
 
-DIMINUTIVE_ENDINGS = tuple("ushka yushka ushok enka echka ochka ichka ette chen ie y".split())
-"""Endings that make a fond form of a name ("Dronushka" of "Dron", "Jessie" of "Jess", "Toady" of
-"Toad"); with "y" a doubled consonant ("Ratty") or a dropped "e" ("Moly" of "Mole") too."""
-CLIPPED_LENGTH = 3
-"""The shortest clipped first name ("Art" of "Arthur") joined to the full name it begins."""
-DIMINUTIVE_SCENES = 0.5
-"""The share of a fond form's scenes that must be scenes of the name it extends."""
-
-
-def _diminutive_stems(word: str) -> list[str]:
-    """The names (folded) that `word` (folded) may be a fond form of."""
-    stems = []
-    for ending in DIMINUTIVE_ENDINGS:
-        if word.endswith(ending) and len(word) - len(ending) >= 3:
-            stem = word[: -len(ending)]
-            stems.append(stem)
-            if ending == "y":
-                stems.append(stem + "e")  # "Moly"
-                if stem[-1] == stem[-2]:
-                    stems.append(stem[:-1])  # "Ratty"
-    return stems
-
-
-SHORT_FORM_LENGTH = 4
-"""The shortest end of a longer name taken as its short form ("heid" of "Adelheid" for "Heidi")."""
-FULL_FORM_RARITY = 10
-"""How many times as often as a full form the book must use the short name it ends in."""
-FOND_ENDINGS = ("i", "ie", "y")
-"""Endings of a short name's fond form ("Heidi" of "-heid")."""
-
-
-def _full_form_of(word: str, alone: Mapping[str, int], uses: int, clusters: Sequence[Cluster[T]]) -> list[int]:
-    """The one concept named by a one-word name that `word` (folded) ends in after at least three
-    letters, as is or with a fond ending ("Adelheid": "Heidi"), and that the book uses far more."""
-    found = set()
-    for cut in range(3, len(word) - SHORT_FORM_LENGTH + 1):
-        end = word[cut:]
-        for short in (end, *(end + e for e in FOND_ENDINGS)):
-            index = alone.get(short)
-            if index is not None and len(clusters[index].mentions) >= FULL_FORM_RARITY * uses:
-                found.add(index)
-    return list(found) if len(found) == 1 else []
-
-
-def _in_scenes(
-    mentions: Sequence[T],
-    index: int,
-    clusters: Sequence[Cluster[T]],
-    position: Callable[[T], int],
-    scenes: dict[int, set[int]],
-) -> bool:
-    """Whether most of a name's scenes are scenes of the concept `index` (`scenes` caches them)."""
-    own = {position(m) // SCENE_CHARS for m in mentions}
-    if index not in scenes:
-        scenes[index] = {position(m) // SCENE_CHARS for m in clusters[index].mentions}
-    return len(own & scenes[index]) >= DIMINUTIVE_SCENES * len(own)
-
-
 def _forms_of_one(
     owners: Sequence[int],
     word: str,
@@ -503,59 +446,6 @@ def _untitled_bearer(
         )
     ]
     return untitled[0] if len(untitled) == 1 else None
-
-
-MAIN_BEARER_SHARE = 0.85
-"""The share of a surname's titled and full uses one person must have for the bare surname to be his."""
-
-
-SCENE_CHARS = 6000
-"""A scene, for names that share scenes: this many characters of the book (about three pages)."""
-SCENE_LEAD = 3
-"""How many times more scenes the chosen bearer of a bare name must share with it than any other."""
-
-
-def _scene_mate(
-    mentions: Sequence[T],
-    owners: Sequence[int],
-    clusters: Sequence[Cluster[T]],
-    position: Callable[[T], int],
-    scenes: dict[int, set[int]],
-) -> int | None:
-    """The one concept among `owners` whose scenes a bare name's mentions share, by far ("Jane" and
-    "Jane Andrews" in the same schoolroom, "Flora Jane" met once), if any."""
-    own = {position(m) // SCENE_CHARS for m in mentions}
-    shared = []
-    for i in owners:
-        if i not in scenes:
-            scenes[i] = {position(m) // SCENE_CHARS for m in clusters[i].mentions}
-        shared.append((len(own & scenes[i]), i))
-    shared.sort(reverse=True)
-    (best, home), (second, _) = shared[0], shared[1]
-    return home if best >= SCENE_LEAD and best >= SCENE_LEAD * second else None
-
-
-def _surname_uses(clusters: Sequence[Cluster[T]], forms: Mapping[str, NameForm]) -> list[Counter[str]]:
-    """Per concept, how often each of its surnames is used with a title or a first name."""
-    uses: list[Counter[str]] = []
-    for cluster in clusters:
-        counts: Counter[str] = Counter()
-        for key, count in cluster.counts.items():
-            form = forms[key]
-            if form.core and (len(form.core) > 1 or form.titles):
-                counts[fold(form.core[-1])] += count
-        uses.append(counts)
-    return uses
-
-
-def _main_bearer(owners: Sequence[int], word: str, borne: Sequence[Counter[str]]) -> int | None:
-    """The one concept that bears the surname `word` in nearly all the book's uses of it with a title
-    or a first name ("Mr. Darcy" beside a rare "Miss Darcy"), if any: a bare "Darcy" is his."""
-    total = sum(borne[i][word] for i in owners)
-    if not total:
-        return None
-    best = max(owners, key=lambda i: borne[i][word])
-    return best if borne[best][word] >= MAIN_BEARER_SHARE * total else None
 
 
 def _singular(word: str, surnames: set[str]) -> str | None:

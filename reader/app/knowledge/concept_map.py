@@ -54,6 +54,7 @@ from reader.app.knowledge.name_finder import (
     is_title,
 )
 from reader.app.knowledge.name_forms import Cluster, NameForm, fold
+from reader.app.knowledge.name_hints import CONTEXT_SAMPLE, gender_hints, named_things, sample_indexes
 from reader.app.knowledge.name_kinds import (
     LOCATIVE,
     ORGANISATION_WORDS,
@@ -139,13 +140,13 @@ def _build(pages: Sequence[str], headings: Mapping[int, Sequence[str]]) -> list[
     add_speakers(book, play.speakers if play else {}, words.lower)
     threshold = min_mentions(len(pages))
     full_names = fold_rare_runs(book.names, words.lower, threshold)
-    forms = _forms(book.names, _gender_hints(book, threshold), book.surnames)
+    forms = _forms(book.names, gender_hints(book, threshold), book.surnames)
     clusters = group_names(
         {key: name.mentions for key, name in book.names.items()},
         forms,
         threshold,
         book.apart,
-        _named_things(book, forms, threshold),
+        named_things(book, forms, threshold),
         itemgetter(0),
         full_names,
     )
@@ -174,77 +175,6 @@ def _form(tokens: tuple[str, ...], hint: str | None = None, surnames: Collection
         PERSON_TITLES[bare(t).lower()] for t in tokens[: leading_titles(tokens)] if is_title(t)
     )
     return NameForm(core_tokens(tokens), titles, hint=hint)
-
-
-_OWN_PRONOUN = re.compile(r"[ \t]+(?:[a-z]+[ \t]+){1,3}(his|her|himself|herself)\b(?:[ \t]+([a-z]+))?")
-"""A verb or two and a pronoun right after a name: whose head, whose hands ("Anne shook her head",
-"Mr. Wickham bowed himself out")."""
-NOT_OWNED = frozenset(
-    """that to a an the and in on at for with so as if how what it up out down away back off from again
-    all by of not nothing something anything when then than or but""".split()
-)
-"""Words after "her" that make it an object ("told her that"), someone else than the name."""
-HINT_SAMPLE = 40
-HINT_AGREEMENT = 0.8
-
-
-def _gender_hints(book: BookNames, threshold: int) -> dict[str, str]:
-    """ "m" or "f" for each frequent name without a title, from the pronouns of its own actions after
-    a sample of its mentions ("Caroline Bingley tossed her head"), when four in five agree."""
-    hints: dict[str, str] = {}
-    text = book.text
-    for key, name in book.names.items():
-        if len(name.mentions) < threshold or any(is_title(t) for t in name.tokens):
-            continue
-        votes: Counter[str] = Counter()
-        for i in _sample_indexes(len(name.mentions), HINT_SAMPLE):
-            found = _OWN_PRONOUN.match(text, name.mentions[i][1])
-            if found:
-                pronoun, after = found.groups()
-                if pronoun == "her" and (not after or after in NOT_OWNED):
-                    continue
-                votes["m" if pronoun in ("his", "himself") else "f"] += 1
-        if votes:
-            gender, count = votes.most_common(1)[0]
-            if count >= 2 and count >= HINT_AGREEMENT * sum(votes.values()):
-                hints[key] = gender
-    return hints
-
-
-THING_SHARE = 0.6
-"""The share of a one-word name's mentions after "the" from which it names a thing ("the George")."""
-
-
-def _named_things(book: BookNames, forms: Mapping[str, NameForm], threshold: int) -> set[str]:
-    """One-word names used mostly after "the" that are also a full name's first word: an inn, a ship
-    or a house named after someone ("the George"), never that person's alias."""
-    firsts = {form.core[0] for form in forms.values() if len(form.core) > 1 and not form.place}
-    things = set()
-    text = book.text
-    for key, name in book.names.items():
-        if len(name.tokens) != 1 or key not in firsts or len(name.mentions) < threshold:
-            continue
-        sample = _sample_indexes(len(name.mentions), CONTEXT_SAMPLE)
-        the = sum(
-            1
-            for i in sample
-            if name.mentions[i][2] or text[name.mentions[i][0] - 4 : name.mentions[i][0]] in ("the ", "The ")
-        )
-        if the >= THING_SHARE * len(sample):
-            things.add(key)
-    return things
-
-
-CONTEXT_SAMPLE = 30
-"""Mentions per concept (and per alias) whose surrounding words are read to judge its kind and article."""
-
-
-def _sample_indexes(total: int, limit: int) -> Sequence[int]:
-    """At most `limit` indexes spread evenly over `total` items."""
-    if total <= limit:
-        return range(total)
-    step = total / limit
-    return [int(i * step) for i in range(limit)]
 
 
 @dataclass
@@ -367,11 +297,11 @@ def _name_concepts(
     def cues_of_cluster(cluster: Cluster[tuple[int, int, bool]]) -> Cues:
         for key in cluster.keys:  # each alias's article ("the Teeth") is judged on its own sample
             group = names[key].mentions
-            for i in _sample_indexes(len(group), CONTEXT_SAMPLE // 3):
+            for i in sample_indexes(len(group), CONTEXT_SAMPLE // 3):
                 read(key, group[i])
         ends = list(accumulate(len(names[key].mentions) for key in cluster.keys))
         sampled = []
-        for i in _sample_indexes(len(cluster.mentions), CONTEXT_SAMPLE):
+        for i in sample_indexes(len(cluster.mentions), CONTEXT_SAMPLE):
             key = cluster.keys[bisect_right(ends, i)]
             sampled.append((names[key].tokens, *read(key, cluster.mentions[i])))
         return cues_of(sampled, book.surnames)
