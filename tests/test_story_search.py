@@ -68,23 +68,25 @@ def story(tmp_path: Path) -> tuple[Services, Book]:
     return services, book
 
 
-def test_a_feeling_question_finds_the_sentence_that_shows_it(story: tuple[Services, Book]) -> None:
+def first_answer(story: tuple[Services, Book], question: str) -> tuple[int, str]:
+    """The page of the question's first result and the words its first answer span marks."""
     services, book = story
-    response = services.search.search(book.id, "How did Anna feel when Tom left?", 6, k=3, mode="lexical")
-    first = response.results[0]
-    assert first.start_page == 3
+    first = services.search.search(book.id, question, 6, k=3, mode="lexical").results[0]
     (start, end), *_ = first.answer_spans
-    assert "Anna wept" in first.content[start:end]
+    return first.start_page, first.content[start:end]
+
+
+def test_a_feeling_question_finds_the_sentence_that_shows_it(story: tuple[Services, Book]) -> None:
+    page, answer = first_answer(story, "How did Anna feel when Tom left?")
+    assert page == 3
+    assert "Anna wept" in answer
 
 
 def test_a_question_in_the_present_finds_the_irregular_past_on_the_page(story: tuple[Services, Book]) -> None:
-    services, book = story
     # the page says "wept"; only the verb tells page 3 from Anna's other pages
-    response = services.search.search(book.id, "Why did Anna weep?", 6, k=3, mode="lexical")
-    first = response.results[0]
-    assert first.start_page == 3
-    (start, end), *_ = first.answer_spans
-    assert "wept" in first.content[start:end]
+    page, answer = first_answer(story, "Why did Anna weep?")
+    assert page == 3
+    assert "wept" in answer
 
 
 def test_an_irregular_verb_stands_for_its_other_forms_and_counts_once() -> None:
