@@ -18,12 +18,12 @@ from __future__ import annotations
 import atexit
 import builtins
 import marshal
-import os
 import sys
-import tempfile
 from pathlib import Path
 from types import CodeType
 from typing import Any
+
+from reader.cache_file import write_cache_file
 
 FORMAT = 2
 """Bumped when what is saved changes shape (2: each source's code marshalled on its own, read when used)."""
@@ -97,16 +97,8 @@ class SavedCode:
         if not self.fresh or sys.dont_write_bytecode:
             return
         code = {**self.saved, **self.fresh} if len(self.saved) + len(self.fresh) <= MAX_ENTRIES else dict(self.fresh)
-        try:
-            data = marshal.dumps((python_identity(), code))
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".saved-code-")
-            with os.fdopen(handle, "wb") as file:
-                file.write(data)
-            os.replace(temporary, self.path)
+        if write_cache_file(self.path, marshal.dumps((python_identity(), code))):
             self.saved, self.fresh = code, {}
-        except Exception:  # noqa: BLE001 - a cache: compiling again next time is the fallback
-            pass
 
 
 _installed: SavedCode | None = None

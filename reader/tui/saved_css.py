@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from reader.cache_file import write_cache_file
 
 if TYPE_CHECKING:
     from textual.css.model import RuleSet
@@ -84,17 +85,9 @@ class SavedCss:
             data = pickle.dumps(
                 (self._identity_now(), self._variables, self._used), protocol=pickle.HIGHEST_PROTOCOL
             )
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name)
-            try:
-                with os.fdopen(handle, "wb") as file:
-                    file.write(data)
-                os.replace(temporary, self.path)
-            except BaseException:
-                os.unlink(temporary)
-                raise
         except Exception:  # noqa: BLE001 - a cache: parsing again next time is the fallback
-            pass
+            return
+        write_cache_file(self.path, data)
 
     def _identity_now(self) -> tuple[object, ...]:
         if self._identity is None:
