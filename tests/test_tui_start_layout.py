@@ -8,6 +8,7 @@ import gc
 from collections.abc import Callable
 from typing import Any
 
+from textual.content import Content
 from textual.screen import Screen
 from textual.visual import Visual
 from textual.widgets.option_list import Option
@@ -156,3 +157,63 @@ async def test_a_dialog_opened_as_the_side_panes_fill_does_not_hold_the_start_up
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is main
+
+
+async def test_the_chat_opening_is_drawn_where_it_stays_in_the_first_layout_that_places_it() -> None:
+    from reader.tui.widgets.chat_log import ChatLog
+    from reader.tui.widgets.chat_notices import NoticeItem
+
+    services, book = sample_services()
+    app = ReaderApp(services, book_id=book.id)
+    scrolled: list[float] = []
+
+    def note_scroll() -> None:
+        if logs := app.query(ChatLog):
+            scrolled.append(logs.first().scroll_y)
+
+    async with app.run_test(size=SIZE) as pilot:
+        app.after_first_page(lambda: app.screen.screen_layout_refresh_signal.subscribe(app, lambda _: note_scroll()))
+        await wait_until(pilot, app.first_screen.is_set)
+        await pilot.pause()
+        log = app.query_one(ChatLog)
+        notice = app.query_one(NoticeItem)
+        assert log.is_anchored  # anchored once it had a size: new answers keep the end in view
+        assert log.region.contains_region(notice.region)  # in view, at the bottom of the log
+        # anchored before it had a size, the log's first layout scrolled it by the whole opening (the
+        # notice above the pane) and the next one scrolled it back
+        assert scrolled and set(scrolled) == {log.scroll_y}
+
+
+async def test_a_layout_that_changes_no_size_leaves_the_scrollbars_alone_and_a_new_page_updates_them() -> None:
+    from reader.tui.widgets.page_text import PageText
+
+    services, book = sample_services(5)
+    app = ReaderApp(services, book_id=book.id)
+    async with app.run_test(size=(SIZE[0], 14)) as pilot:  # short: the page scrolls
+        await wait_until(pilot, app.first_screen.is_set)
+        await pilot.pause()
+        text = app.query_one(PageText)
+        book_list = app.query_one(BookList)
+        bars = [text.vertical_scrollbar, book_list.vertical_scrollbar]
+        assert text.show_vertical_scrollbar
+        refreshed: list[object] = []
+        for bar in bars:
+            refresh = bar.refresh
+
+            def noted(*args: Any, _refresh: Any = refresh, _bar: object = bar, **kwargs: Any) -> Any:
+                refreshed.append(_bar)
+                return _refresh(*args, **kwargs)
+
+            bar.refresh = noted  # type: ignore[method-assign]
+        app.screen.refresh(layout=True)  # as a new widget's first size does
+        await pilot.pause()
+        assert refreshed == []
+        text.show(Content("A short page."))  # a page that fits: its scrollbar goes
+        await pilot.pause()
+        assert not text.show_vertical_scrollbar
+        number = app.session.number
+        await pilot.press("right")  # the next page of the book scrolls again
+        await wait_until(pilot, lambda: app.session.number == number + 1)
+        await pilot.pause()
+        assert text.show_vertical_scrollbar
+        assert text.vertical_scrollbar.window_virtual_size == text.virtual_size.height

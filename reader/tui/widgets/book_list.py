@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 
 from reader.app.pages.page_lookup import story_percent
 from reader.domain.models import Book
+from reader.tui.widgets.steady_scrollbars import SteadyScrollbars
 
 if TYPE_CHECKING:
     from reader.domain.enrichment import EnrichmentStatus
@@ -104,7 +105,7 @@ class BookOption(Option):
         return self._lines if self._made is not None else len(self.prompt.split("\n"))
 
 
-class BookList(OptionList):
+class BookList(SteadyScrollbars, OptionList):
     """Books in the library; the option ids are book ids. Rows are never wrapped, so each option's height
     is its number of lines: the list is laid out without making or measuring the rows off screen."""
 

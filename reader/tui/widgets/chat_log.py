@@ -26,6 +26,21 @@ class ChatLog(VerticalScroll):
         Binding("tab", "app.focus_next", "Next citation", id="chat.next_citation"),
     ]
 
+    _anchor_when_sized = False
+
+    def anchor(self, anchor: bool = True) -> None:
+        """Textual's, put off until the log has its size: anchored before it, the first layout scrolls by
+        the content's whole height (its height is still 0) and the next layout moves everything back."""
+        if anchor and not self.size.height:
+            self._anchor_when_sized = True
+            return
+        self._anchor_when_sized = False
+        super().anchor(anchor)
+
+    def on_resize(self) -> None:
+        if self._anchor_when_sized:
+            self.anchor()
+
     def scroll_to_start_of(self, widget: object, frames: int = LAYOUT_FRAMES) -> None:
         """Show `widget` from its first line (a long answer that arrived whole is read from its start).
 

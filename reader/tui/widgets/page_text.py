@@ -12,9 +12,10 @@ from textual.strip import Strip
 from textual.visual import Visual
 
 from reader.tui.page_selection import PageLines
+from reader.tui.widgets.steady_scrollbars import SteadyScrollbars
 
 
-class PageText(ScrollView, can_focus=False, inherit_bindings=False):
+class PageText(SteadyScrollbars, ScrollView, can_focus=False, inherit_bindings=False):
     """Scrolls within its own region, so a new page needs one layout pass, not two (unlike a Static)."""
 
     ALLOW_SELECT = False
