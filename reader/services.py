@@ -456,7 +456,7 @@ class Services:
     @per_thread
     def library(self) -> LibraryOverviewUseCase:
         """The library pane's view: the books with their embedding models and enrichment status."""
-        from reader.adapters.sqlite.enrichment_repository import enrichment_statuses
+        from reader.adapters.sqlite.enrichment_status import enrichment_statuses
         from reader.adapters.sqlite.index_status import embedded_models
         from reader.app.library.library_overview import LibraryOverviewUseCase
 

@@ -141,3 +141,19 @@ def test_split_keeps_closing_quotes() -> None:
     chunks = make_chunks("e" * 64, [paragraph])
     assert len(chunks) > 1
     assert join_chunks(chunks) == paragraph
+
+
+def test_a_book_read_back_is_the_book_stored_with_every_field(tmp_path: Path) -> None:
+    from dataclasses import fields, replace
+
+    conn = open_connection(tmp_path / "lib.db")
+    book = replace(make_book(), warnings=("odd encoding",), story_start=2, story_end=3, encoding="cp1252")
+    store_book(conn, book, ["One.", "Two.", "Three."])
+    repo = SqliteBookRepository(conn)
+    repo.set_current_page(book.id, 2)
+    (listed,) = repo.list()
+    assert listed.last_read_at is not None
+    assert listed == repo.get(book.id) == replace(book, current_page=2, last_read_at=listed.last_read_at)
+    assert set(vars(listed)) == {f.name for f in fields(Book)}  # a field added to Book is read too
+    with pytest.raises(AttributeError):
+        listed.title = "changed"  # type: ignore[misc]  # still frozen

@@ -6,11 +6,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from reader.domain.enrichment_status import ENRICHMENT_SCHEMA_VERSION as ENRICHMENT_SCHEMA_VERSION
+from reader.domain.enrichment_status import EnrichmentStatus as EnrichmentStatus
 from reader.domain.models import Chunk
-
-ENRICHMENT_SCHEMA_VERSION = 2
-"""Version of the enrichment JSON schema and prompt; enrichments of another version are redone.
-2: `full_text`, the page's transcription by a model that reads PDFs (for a page with no text layer)."""
 
 
 def page_content_hash(chunks: Iterable[Chunk], page: int) -> str:
@@ -87,13 +85,3 @@ class EnrichmentFailure:
     error: str
     raw_output: str
     created_at: str = ""
-
-
-@dataclass(frozen=True)
-class EnrichmentStatus:
-    """How far a book is enriched: `done` of `total` pages (current ones), and pages that failed last time."""
-
-    done: int
-    total: int
-    failed: int = 0
-    model: str = ""

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import builtins
-import json
-from collections.abc import Sequence
 from typing import Any
 
+from reader.adapters.sqlite.enrichment_status import enrichment_status
 from reader.domain.enrichment import (
-    ENRICHMENT_SCHEMA_VERSION,
     Enrichment,
     EnrichmentFailure,
     EnrichmentStatus,
@@ -16,21 +14,10 @@ from reader.domain.enrichment import (
     Visual,
 )
 
-_STATUS = """
-SELECT b.id,
-       (SELECT count(*) FROM page_enrichments e WHERE e.book_id = b.id AND e.schema_version = :version),
-       (SELECT count(*) FROM pages p WHERE p.book_id = b.id AND (
-            p.image_count > 0 OR p.drawing_area > 0
-            OR EXISTS (SELECT 1 FROM chunks c WHERE c.book_id = p.book_id AND c.start_page = p.number))),
-       (SELECT count(DISTINCT f.page) FROM enrichment_failures f WHERE f.book_id = b.id AND NOT EXISTS (
-            SELECT 1 FROM page_enrichments e WHERE e.book_id = f.book_id AND e.page = f.page)),
-       coalesce((SELECT e.model FROM page_enrichments e WHERE e.book_id = b.id
-                 ORDER BY e.created_at DESC, e.id DESC LIMIT 1), '')
-FROM books b
-"""
-
 
 def _enrichment(data: str) -> Enrichment:
+    import json
+
     value = json.loads(data)
     return Enrichment(
         summary=value["summary"],
@@ -39,10 +26,6 @@ def _enrichment(data: str) -> Enrichment:
         visual_importance=value["visual_importance"],
         full_text=value.get("full_text", ""),  # schema 1 had none
     )
-
-
-def _status(row: Sequence[Any]) -> EnrichmentStatus:
-    return EnrichmentStatus(done=row[1], total=row[2], failed=row[3], model=row[4])
 
 
 class SqliteEnrichmentRepository:
@@ -69,6 +52,8 @@ class SqliteEnrichmentRepository:
         return StoredEnrichment(row[0], row[1], row[2], row[3], row[4], _enrichment(row[5]), row[6])
 
     def save(self, enrichment: StoredEnrichment) -> None:
+        import json
+
         data = enrichment.enrichment
         self.conn.execute(
             "INSERT INTO page_enrichments (book_id, page, schema_version, content_hash, model, data, "
@@ -112,17 +97,4 @@ class SqliteEnrichmentRepository:
         return [(row[0], row[1]) for row in rows]
 
     def status(self, book_id: str) -> EnrichmentStatus:
-        row = self.conn.execute(
-            _STATUS + "WHERE b.id = :book", {"version": ENRICHMENT_SCHEMA_VERSION, "book": book_id}
-        ).fetchone()
-        return _status(row) if row else EnrichmentStatus(0, 0)
-
-
-def enrichment_statuses(conn: Any) -> dict[str, EnrichmentStatus]:
-    """The enrichment status of every book that has enrichments or failures (the library pane's view)."""
-    rows = conn.execute(
-        _STATUS
-        + "WHERE b.id IN (SELECT book_id FROM page_enrichments UNION SELECT book_id FROM enrichment_failures)",
-        {"version": ENRICHMENT_SCHEMA_VERSION},
-    ).fetchall()
-    return {row[0]: _status(row) for row in rows}
+        return enrichment_status(self.conn, book_id)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from reader.domain.enrichment import EnrichmentStatus
+from reader.domain.enrichment_status import EnrichmentStatus
 from reader.domain.models import Book
-from reader.domain.ports import BookRepository
+
+if TYPE_CHECKING:  # the ports load with the adapters that implement them
+    from reader.domain.ports import BookRepository
 
 
 @dataclass(frozen=True)
@@ -37,4 +40,3 @@ class LibraryOverviewUseCase:
     def overview(self) -> LibraryOverview:
         """The library as it is now."""
         return LibraryOverview(self.books.list(), self.embedded_models(), self.enrichment_statuses())
-
