@@ -52,3 +52,10 @@ def saved_code_path() -> Path:
     import sys
 
     return cache_dir() / f"dataclass-code-{sys.implementation.cache_tag}.marshal"
+
+
+def saved_patterns_path() -> Path:
+    """Regular expressions' compiled programs, kept between runs (reader.saved_code); one file per Python."""
+    import sys
+
+    return cache_dir() / f"regex-code-{sys.implementation.cache_tag}.marshal"
