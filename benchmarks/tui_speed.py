@@ -459,11 +459,19 @@ def page_row(session: str, needle: str) -> int:
     return next((row for row, line in enumerate(lines) if needle in line), -1)
 
 
+def in_tmux(env: dict[str, str], command: str) -> str:
+    """`command` as a tmux pane runs it with the headless runs' environment: the tmux server has this
+    shell's, which may forbid writing bytecode (then the app's caches, reader.saved_code, were never
+    written and every start compiled its dataclasses and patterns) and has no cache folder of the run's."""
+    names = ("READER_DB", "READER_CONFIG", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")
+    return "env -u PYTHONDONTWRITEBYTECODE " + " ".join(f"{name}={env[name]}" for name in names) + f" {command}"
+
+
 def tmux_measure(db_path: Path, env: dict[str, str], runs: int, turns: int) -> dict:
     """Launch to first page in a real terminal, the app and the bare app interleaved; turns on run 0."""
     reader = Path(sys.executable).with_name("reader")
-    command = f"env READER_DB={db_path} READER_CONFIG={env['READER_CONFIG']} {reader} open '{BIG_TITLE}'"
-    bare_command = f"{sys.executable} {Path(__file__).with_name('bare_page_app.py')} {db_path}"
+    command = in_tmux(env, f"{reader} open '{BIG_TITLE}'")
+    bare_command = in_tmux(env, f"{sys.executable} {Path(__file__).with_name('bare_page_app.py')} {db_path}")
     needle = page_needle(db_path)
     starts, bare_starts, turn_ms, moved = [], [], [], False
     for run in range(runs):
@@ -631,7 +639,7 @@ def tmux_pictures(db_path: Path, env: dict[str, str], title: str, needle: str, r
     """`reader open TITLE` in tmux: ms from launch until `needle` (the page's text) is on screen, then until
     half-block cells of its picture are; and the screen's rows then (to check where the picture stands)."""
     reader = Path(sys.executable).with_name("reader")
-    command = f"env READER_DB={db_path} READER_CONFIG={env['READER_CONFIG']} {reader} open '{title}'"
+    command = in_tmux(env, f"{reader} open '{title}'")
     texts, pictures, screen = [], [], ""
     for run in range(runs):
         session = f"pictures{os.getpid()}_{run}"
