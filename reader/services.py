@@ -513,5 +513,9 @@ class Services:
         found without loading the extractors."""
         return self.books.stale(INDEX_VERSION)
 
+    def pdf_figures_made(self) -> PdfFigures | None:
+        """This thread's `pdf_figures`, if it was made (None: no PDF was shown, nothing to close)."""
+        return self._built.__dict__.get("pdf_figures")
+
     def close(self) -> None:
         self.db.close()

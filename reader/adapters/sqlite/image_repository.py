@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,6 +16,8 @@ _COLUMNS = (
 
 def write_images(conn: Any, book_id: str, images: Sequence[BookImage]) -> None:
     """Store a book's pictures inside the caller's transaction, each distinct picture once."""
+    import hashlib  # here, not at import: the page viewer reads pictures on the app's start-up path
+
     blobs: dict[bytes, int] = {}
     for image in images:
         blob_id = None

@@ -307,8 +307,9 @@ class IllustratedPageText(PageText):
 
     def on_unmount(self) -> None:
         services = getattr(self.app, "services", None)
-        if services is not None:
-            submit(services.pdf_figures.close)  # PDFium is used from the picture thread only
+        figures = services.pdf_figures_made() if services is not None else None
+        if figures is not None:
+            submit(figures.close)  # PDFium is used from the picture thread only
 
     def write_terminal(self, data: str) -> None:
         """Send escape sequences to the terminal, in order with the screen's updates (none when headless)."""
