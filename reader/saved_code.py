@@ -93,6 +93,8 @@ class SavedEntries:
             return None
 
     def _add(self, source: Hashable, code: Any) -> None:
+        if len(self.fresh) >= self.max_entries:
+            return  # a long session making patterns from what is typed: the file would start afresh anyway
         try:
             self.fresh[source] = marshal.dumps(code)
         except ValueError:  # not marshallable: compiled again next time
