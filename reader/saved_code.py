@@ -181,11 +181,10 @@ class SavedPatterns(SavedEntries):
         names: list[str | None] = [None] * parsed.state.groups
         for name, index in groups.items():
             names[index] = name
+        program = [int(op) for op in _compiler._code(parsed, flags)]  # opcodes are int subclasses: ints marshal
         return (
             int(flags | parsed.state.flags),
-            [
-                int(op) for op in _compiler._code(parsed, flags)
-            ],  # opcodes are int subclasses: plain ints marshal
+            program,
             parsed.state.groups - 1,
             dict(groups),
             tuple(names),
