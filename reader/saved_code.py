@@ -181,7 +181,8 @@ class SavedPatterns(SavedEntries):
         names: list[str | None] = [None] * parsed.state.groups
         for name, index in groups.items():
             names[index] = name
-        program = [int(op) for op in _compiler._code(parsed, flags)]  # opcodes are int subclasses: ints marshal
+        # the opcodes are int subclasses: plain ints marshal
+        program = [int(op) for op in _compiler._code(parsed, flags)]
         return (
             int(flags | parsed.state.flags),
             program,
