@@ -12,6 +12,7 @@ from reader.app.notes.undo import UndoStack
 from reader.app.pages.chunking import make_chunks
 from reader.domain.models import Page
 from reader.services import Services
+from tests.support.schema_history import roll_back
 from tests.tui_helpers import write_book
 
 
@@ -238,15 +239,8 @@ def test_the_upgrade_gives_existing_bookmarks_the_start_of_their_page_text(tmp_p
     db_path = services.db.path
     services.db.close()
     old = sqlean.connect(str(db_path), isolation_level=None)
-    old.execute("DROP TABLE finished_books")  # made by a later step
-    old.execute("DROP TABLE page_images")  # made by a later step
-    old.execute("DROP TABLE bookmarks")
-    old.execute(
-        "CREATE TABLE bookmarks (id INTEGER PRIMARY KEY, book_id TEXT NOT NULL, page INTEGER NOT NULL, "
-        "name TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL DEFAULT '', UNIQUE (book_id, page))"
-    )
+    roll_back(old, BOOKMARK_ANCHORS_FROM)
     old.execute("INSERT INTO bookmarks (book_id, page, name) VALUES (?, 2, 'old')", (book_id,))
-    old.execute(f"PRAGMA user_version = {BOOKMARK_ANCHORS_FROM}")
     old.close()
     upgraded = Services.open(db_path)
     (bookmark,) = upgraded.bookmarks.list(book_id)

@@ -9,7 +9,7 @@ from reader.adapters.extractors.epub import EpubExtractor
 from reader.adapters.extractors.fb2 import Fb2Extractor
 from reader.adapters.extractors.html_book import HtmlExtractor
 from reader.adapters.sqlite.connection import open_connection
-from reader.adapters.sqlite.migrations import SCHEMA_VERSION, migrate
+from reader.adapters.sqlite.migrations import BOOK_IMAGES_FROM, SCHEMA_VERSION, migrate
 from reader.domain.images import COVER_PAGE, fit_cells
 from reader.services import Services
 from tests.fixtures_images import (
@@ -114,7 +114,7 @@ def test_the_schema_step_adds_the_picture_tables_to_a_library_of_the_previous_ve
 
     path = tmp_path / "old.db"
     old = sqlean.connect(str(path), isolation_level=None)
-    migrate(old, target=SCHEMA_VERSION - 1)
+    migrate(old, target=BOOK_IMAGES_FROM)
     old.execute(
         "INSERT INTO books (id, title, format, source_path, page_count, index_version, imported_at) "
         "VALUES ('b1', 'Old', 'epub', '/x', 3, 5, '2026-01-01')"

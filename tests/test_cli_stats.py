@@ -73,6 +73,7 @@ def test_the_upgrade_dates_books_finished_before_it(tmp_path: Path) -> None:
 
     from reader.adapters.sqlite.migrations import FINISHED_BOOKS_FROM
     from reader.services import Services
+    from tests.support.schema_history import roll_back
 
     services, book = sample_services()
     services.db.conn.execute(
@@ -82,8 +83,6 @@ def test_the_upgrade_dates_books_finished_before_it(tmp_path: Path) -> None:
     db_path = services.db.path
     services.db.close()
     old = sqlean.connect(str(db_path), isolation_level=None)
-    old.execute("DROP TABLE finished_books")
-    old.execute("DROP TABLE page_images")  # made by a later step
-    old.execute(f"PRAGMA user_version = {FINISHED_BOOKS_FROM}")
+    roll_back(old, FINISHED_BOOKS_FROM)
     old.close()
     assert Services.open(db_path).reading_time.log.finished() == {book.id: "2025-12-24"}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from reader.adapters.sqlite.migrations import PAGE_WORDS_FROM
+from reader.adapters.sqlite.page_text_repository import SqlitePageTextStore
 from reader.app.notes.reading_pace import (
     DEFAULT_WPM,
     Pace,
@@ -12,8 +14,10 @@ from reader.app.notes.reading_pace import (
     format_minutes,
     time_left,
 )
+from reader.services import Services
 from reader.tui.app import ReaderApp
 from reader.tui.widgets.page_header import PageHeader
+from tests.support.schema_history import roll_back
 from tests.tui_helpers import sample_services
 
 SIZE = (160, 36)
@@ -97,3 +101,39 @@ def test_words_per_page_are_counted_in_the_library_file() -> None:
     assert len(counted) == book.page_count and sum(counted) > 1000
     # the gaps between words, counted where the text is: within a word in a hundred of a Python split
     assert all(abs(c - s) <= max(2, s // 100) for c, s in zip(counted, split, strict=True))
+
+
+def test_the_words_per_page_follow_every_change_to_the_pages_text() -> None:
+    services, book = sample_services()
+    conn = services.db.conn
+    before = services.reading_time.page_words(book)
+    SqlitePageTextStore(conn).save_page_text(
+        book.id, 2, "ocr", "Four words, read again.", [("Four words, read again.", False)]
+    )
+    after = services.reading_time.page_words(book)
+    assert after[1] == 4 and after[:1] + after[2:] == before[:1] + before[2:]
+    (chunk_id,) = conn.execute(
+        "SELECT id FROM chunks WHERE book_id = ? AND start_page = 2", (book.id,)
+    ).fetchone()
+    conn.execute("UPDATE chunks SET text = 'Now\n\ntwo.' WHERE id = ?", (chunk_id,))
+    assert services.reading_time.page_words(book)[1] == 2
+    conn.execute("UPDATE chunks SET start_page = 3 WHERE id = ?", (chunk_id,))  # moved to the next page
+    moved = services.reading_time.page_words(book)
+    assert moved[1] == 0 and moved[2] == before[2] + 2
+    conn.execute("DELETE FROM chunks WHERE id = ?", (chunk_id,))
+    assert services.reading_time.page_words(book)[2] == before[2]
+
+
+def test_the_schema_step_counts_the_words_of_the_books_already_stored() -> None:
+    import sqlean
+
+    services, book = sample_services()
+    counted = services.reading_time.page_words(book)
+    path = services.db.path
+    services.db.close()
+    old = sqlean.connect(str(path), isolation_level=None)
+    roll_back(old, PAGE_WORDS_FROM)
+    assert "word_count" not in {row[1] for row in old.execute("PRAGMA table_info(pages)")}
+    old.close()
+    assert sum(counted) > 1000
+    assert Services.open(path).reading_time.page_words(book) == counted

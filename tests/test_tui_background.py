@@ -82,7 +82,7 @@ async def test_a_failing_search_worker_reaches_the_apps_one_line_notice() -> Non
         assert app.screen is screen  # the dialog stays open
 
 
-async def test_a_failing_reading_clock_worker_reaches_the_apps_one_line_notice(
+async def test_a_failing_reading_pace_read_reaches_the_apps_one_line_notice(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from reader.app.notes.reading_time import ReadingTimeUseCase

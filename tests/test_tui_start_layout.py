@@ -17,6 +17,7 @@ from reader.app.pages.chunking import make_chunks
 from reader.domain.models import Book, Chapter, Page
 from reader.tui.app import ReaderApp
 from reader.tui.widgets.book_list import BookList
+from reader.tui.widgets.key_hints import KeyHints
 from tests.test_tui_library_rows import add_shelf
 from tests.tui_helpers import sample_services, wait_until
 
@@ -68,10 +69,24 @@ async def test_the_collector_and_the_waiting_workers_start_once_the_side_panes_a
             assert seen == {"collector": False, "first_screen": False, "filled": False}
             assert gc.isenabled() and gc.get_freeze_count() > 0  # what start-up made is frozen
             assert app.first_screen.is_set()
-            await wait_until(pilot, lambda: app.viewer.clock.words is not None)  # the pace worker ran
+            await wait_until(pilot, lambda: app.viewer.clock.words is not None)  # the pace was read
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+async def test_the_first_frame_hints_the_keys_of_the_page_the_reader_is_on() -> None:
+    """The key hints are those of the focused page from the first frame (not the app's few, then the
+    page's once the side panes fill, drawing the line twice)."""
+    services, book = sample_services()
+    app = ReaderApp(services, book_id=book.id)
+    first: list[str] = []
+    app.after_first_page(lambda: first.append(str(app.query_one(KeyHints).content)))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.library.filled and app.chat.filled)
+        await pilot.pause()
+        assert first and "Page" in first[0] and "Go to page" in first[0]
+        assert str(app.query_one(KeyHints).content) == first[0]
 
 
 async def test_a_long_library_list_is_laid_out_with_its_scrollbar_and_its_rows_drawn_once() -> None:

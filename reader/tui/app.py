@@ -55,7 +55,6 @@ WORKER_TASKS = {
     "recap": "The recap",
     "xray-detail": "The X-Ray entry",
     "xray-refine": "Refining the X-Ray",
-    "pace": "Loading the reading pace",
     "pace-log": "Saving reading time",
 }
 """What a failed worker was doing, by worker group (the notice's first words)."""
@@ -135,15 +134,11 @@ class ReaderApp(App[None]):
         """Pages shown so far (a due collection waits until the reader stays on one)."""
         self._heap_frozen = False
         """Whether the heap of start-up was frozen and the collector turned back on (`_resume_collector`)."""
-        self.first_page = threading.Event()
-        """Set once the first page is drawn with its pictures (`_first_page_done`): the words-per-page read
-        waits for it (ReadingClock)."""
         self.first_screen = threading.Event()
         """Set once the first screen is up, the library and the chat filled: worker threads whose reads would
         race it wait for it (two threads sharing the GIL both wait at each switch, and SQLite gives the GIL
         up at every row it reads: measured, reading the library's 1,001 books took 15-24 ms once they
-        waited, 50-54 ms while the reading pace of a 1,000-page book was read beside it, a row per page;
-        that read now returns one row and waits only for `first_page`)."""
+        waited, 50-54 ms while the reading pace of a 1,000-page book was read beside it, a row per page)."""
         self._was_started = False
         """Whether `_started` ran (on the first frame's Ready, or after the first refresh if that came first)."""
         self._after_first_page: list[Callable[[], object]] | None = []
@@ -249,7 +244,6 @@ class ReaderApp(App[None]):
 
     @on(IllustratedPageText.PicturesSettled)
     def _first_page_done(self) -> None:
-        self.first_page.set()
         waiting, self._after_first_page = self._after_first_page, None
         for call in waiting or ():
             call()
@@ -257,7 +251,6 @@ class ReaderApp(App[None]):
     def on_unmount(self) -> None:
         self._resume_collector()  # closed before the panes were filled: the collector back on all the same
         thaw_heap()  # and what start-up made thawed (reader.startup)
-        self.first_page.set()  # no worker waits for a screen that will not come
         self.first_screen.set()  # no worker waits for a screen that will not come
         self.saved_css.save()  # the dialogs' CSS, if one was opened for the first time
         self.reading.save_viewed()

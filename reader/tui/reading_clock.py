@@ -19,12 +19,9 @@ if TYPE_CHECKING:
 FLUSH_PAGES = 5
 """Timed pages are written to the reading log in batches of this many (and when the book closes)."""
 
-FIRST_PAGE_WAIT = 2.0
-"""Seconds the words-per-page read waits for the app's first page to be drawn (ReaderApp.first_page) at most."""
-
 
 class PaceLoaded(Message):
-    """The words on each page of a book and the reader's pace, loaded in a worker."""
+    """The words on each page of a book and the reader's pace, read for the clock (`ReadingClock._load`)."""
 
     def __init__(self, book_id: str, words: list[int], pace: Pace) -> None:
         super().__init__()
@@ -50,29 +47,41 @@ class ReadingClock:
         return self.pace.wpm
 
     def open(self, book: Book | None) -> None:
-        """Start timing `book` (None: no book); its words per page and the pace load in a worker."""
+        """Start timing `book` (None: no book); its words per page and the pace are read once the app's
+        first page is on screen (at once after that)."""
         self.flush()
         self.clock = PageClock()
         self.words = None
         self.book_id = book.id if book is not None else None
-        if book is not None:
-            self.owner.run_worker(lambda: self._load(book), thread=True, group="pace", exit_on_error=False)
+        if book is None:
+            return
+        after_first_page = getattr(self.owner.app, "after_first_page", None)
+        if after_first_page is None:
+            self._load(book)
+        else:
+            after_first_page(lambda: self._load(book))
 
     def _load(self, book: Book) -> None:
-        app = self.owner.app
-        services = getattr(app, "services", None)
-        if services is None:
+        """Read `book`'s words per page and the pace on the UI thread: a short row per page that the
+        library file keeps counted (`pages.word_count`), read in a millisecond or two for 1,000 pages,
+        less than a worker thread costs to start. A failure is one line and the clock stays off."""
+        services = getattr(self.owner.app, "services", None)
+        if services is None or book.id != self.book_id:
+            return  # no library, or another book opened before the first page came
+        try:
+            reading = services.reading_time
+            loaded = PaceLoaded(book.id, reading.page_words(book), reading.pace())
+        except Exception as error:  # noqa: BLE001 - shown, and reading goes on without the clock
+            self.owner.notify(
+                f"Loading the reading pace failed: {type(error).__name__}: {error}",
+                severity="error",
+                timeout=8,
+            )
             return
-        # Read beside the side panes' fill, after the first page: SQLite counts a long book's words (15 ms for
-        # 1,000 pages) without the GIL, but opening this thread's connection and the imports take it.
-        first_page = getattr(app, "first_page", None)
-        if first_page is not None:
-            first_page.wait(FIRST_PAGE_WAIT)
-        reading = services.reading_time
-        self.owner.post_message(PaceLoaded(book.id, reading.page_words(book), reading.pace()))
+        self.owner.post_message(loaded)
 
     def loaded(self, event: PaceLoaded) -> bool:
-        """Take what the worker loaded; True if it is for the open book."""
+        """Take what was read; True if it is for the open book."""
         if event.book_id != self.book_id:
             return False
         self.words = event.words

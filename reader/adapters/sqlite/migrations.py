@@ -401,8 +401,44 @@ whether it is the cover, or the whole page (comics, fixed-layout EPUBs of images
 and OCR reads it without the book's file). A NULL blob_id is a picture the book lacks: its alt text
 stands in its place."""
 
+
+def _words(text: str) -> str:
+    """SQL counting the words of `text` (a column) as the spaces and line breaks between them, a paragraph
+    break once: within a few words in a thousand of `len(text.split())`, and no text read into Python."""
+    joined = f"REPLACE({text}, char(10) || char(10), char(10))"
+    return (
+        f"(CASE WHEN {text} = '' THEN 0 ELSE "
+        f"LENGTH({joined}) - LENGTH(REPLACE(REPLACE({joined}, ' ', ''), char(10), '')) + 1 END)"
+    )
+
+
+_V13_PAGE_WORDS = f"""
+ALTER TABLE pages ADD COLUMN word_count INTEGER NOT NULL DEFAULT 0;
+UPDATE pages SET word_count = coalesce(
+    (SELECT SUM({_words("c.text")}) FROM chunks c WHERE c.book_id = pages.book_id AND c.start_page = pages.number), 0);
+CREATE TRIGGER chunks_words_ai AFTER INSERT ON chunks BEGIN
+    UPDATE pages SET word_count = word_count + {_words("new.text")}
+    WHERE book_id = new.book_id AND number = new.start_page;
+END;
+CREATE TRIGGER chunks_words_ad AFTER DELETE ON chunks BEGIN
+    UPDATE pages SET word_count = word_count - {_words("old.text")}
+    WHERE book_id = old.book_id AND number = old.start_page;
+END;
+CREATE TRIGGER chunks_words_au AFTER UPDATE OF text, book_id, start_page ON chunks BEGIN
+    UPDATE pages SET word_count = word_count - {_words("old.text")}
+    WHERE book_id = old.book_id AND number = old.start_page;
+    UPDATE pages SET word_count = word_count + {_words("new.text")}
+    WHERE book_id = new.book_id AND number = new.start_page;
+END;
+"""
+"""The words on each page, kept by the chunks' triggers (a chunk counts on the page it starts on): the
+reading clock reads a book's words per page as one short row per page instead of counting its text,
+which beside the app's first screen took 20-30 ms of CPU. Pages already stored are counted here."""
+
 _bookmark_anchors = _script(_V10_BOOKMARK_ANCHORS)
 _finished_books = _script(_V11_FINISHED_BOOKS)
+_book_images = _script(_V12_BOOK_IMAGES)
+_page_words = _script(_V13_PAGE_WORDS)
 
 MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V1_CORE),
@@ -417,7 +453,8 @@ MIGRATIONS: list[Callable[[Any], None]] = [
     _script(_V10_PAGE_TEXTS),
     _bookmark_anchors,
     _finished_books,
-    _script(_V12_BOOK_IMAGES),
+    _book_images,
+    _page_words,
 ]
 """MIGRATIONS[i] brings a database from user_version i to i + 1."""
 
@@ -425,6 +462,10 @@ BOOKMARK_ANCHORS_FROM = MIGRATIONS.index(_bookmark_anchors)
 """The schema version the bookmark-anchor step upgrades (its test starts there)."""
 FINISHED_BOOKS_FROM = MIGRATIONS.index(_finished_books)
 """The schema version the finished-books step upgrades (its test starts there)."""
+BOOK_IMAGES_FROM = MIGRATIONS.index(_book_images)
+"""The schema version the book-pictures step upgrades (its test starts there)."""
+PAGE_WORDS_FROM = MIGRATIONS.index(_page_words)
+"""The schema version the words-per-page step upgrades (its test starts there)."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
 

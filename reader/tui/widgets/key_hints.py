@@ -31,9 +31,11 @@ class KeyHints(Static):
         self._show()
 
     def _bindings_changed(self, screen: Screen) -> None:
+        """Show the hints anew soon (not after the next frame: the focus set at start-up would reach the
+        hints only after the first frame, which showed the app's few keys, not the page's)."""
         if screen is self.screen and not self._pending:
             self._pending = True
-            self.call_after_refresh(self._show)
+            self.call_later(self._show)
 
     def _hints(self) -> list[tuple[str, str, str]]:
         """(key to press, key as shown, description) per action; a group's bindings share one hint."""
