@@ -89,6 +89,30 @@ async def test_the_first_frame_hints_the_keys_of_the_page_the_reader_is_on() -> 
         assert str(app.query_one(KeyHints).content) == first[0]
 
 
+async def test_the_screen_is_drawn_whole_once_at_start_up() -> None:
+    """The first frame draws the whole screen; later frames draw what changed (Textual asked for the whole
+    screen again after the first layout, and drew it from every widget's cache at the panes' fill)."""
+    services, book = sample_services()
+    app = ReaderApp(services, book_id=book.id)
+    whole: list[bool] = []
+
+    def count_whole_draws() -> None:
+        screen = app.screen
+        compositor_refresh = screen._compositor_refresh
+
+        def counted() -> None:
+            whole.append(screen in screen._dirty_widgets)
+            compositor_refresh()
+
+        screen._compositor_refresh = counted  # type: ignore[method-assign]
+
+    app.after_first_page(count_whole_draws)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.library.filled and app.chat.filled)
+        await pilot.pause()
+        assert whole and not any(whole)  # frames were drawn, none of them the whole screen again
+
+
 async def test_a_long_library_list_is_laid_out_with_its_scrollbar_and_its_rows_drawn_once() -> None:
     services, book = sample_services()
     add_shelf(services, 60)
