@@ -113,6 +113,26 @@ async def test_the_screen_is_drawn_whole_once_at_start_up() -> None:
         assert whole and not any(whole)  # frames were drawn, none of them the whole screen again
 
 
+async def test_the_first_screens_widgets_are_styled_once() -> None:
+    """Each widget is styled as it mounts; the screen's first resume (Textual styled every widget again
+    there) and the side panes' fill leave the styles of the widgets already there alone."""
+    services, book = sample_services()
+    app = ReaderApp(services, book_id=book.id)
+    styled: list[str] = []
+    apply = app.stylesheet.apply
+
+    def counted(node: Any, *args: Any, **kwargs: Any) -> None:
+        styled.append(node.id or "")
+        apply(node, *args, **kwargs)
+
+    app.stylesheet.apply = counted  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.library.filled and app.chat.filled)
+        await pilot.pause()
+        assert styled.count("main") == 1 and styled.count("key-hints") == 1  # no focus rule applies to them
+        assert styled.count("library") == 1 and styled.count("book-list") == 1
+
+
 async def test_a_long_library_list_is_laid_out_with_its_scrollbar_and_its_rows_drawn_once() -> None:
     services, book = sample_services()
     add_shelf(services, 60)
