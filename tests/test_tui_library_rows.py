@@ -3,11 +3,19 @@ filtering with `/` still reach every book."""
 
 from __future__ import annotations
 
+from rich.style import Style as RichStyle
+from textual.content import Content
+from textual.strip import Strip
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
 from reader.app.pages.chunking import make_chunks
+from reader.domain.enrichment_status import EnrichmentStatus
 from reader.domain.models import Book, Chapter, Page
 from reader.services import Services
 from reader.tui.app import ReaderApp
 from reader.tui.widgets.book_list import BookList, BookOption
+from reader.tui.widgets.book_rows import BookRows
 from tests.tui_helpers import sample_services, wait_until
 
 SIZE = (120, 36)
@@ -108,3 +116,57 @@ async def test_a_new_reading_position_redraws_its_row() -> None:
         await pilot.pause()
         after = str(app.query_one(BookList).get_option_at_index(0).prompt)
         assert before != after and "100%" in after
+
+
+def cells(strips: list[Strip]) -> list[list[tuple[str, RichStyle]]]:
+    """Each line as its characters and the colours and attributes each is drawn in (meta left out)."""
+    return [
+        [
+            (char, RichStyle(color=s.color, bgcolor=s.bgcolor, bold=s.bold, dim=s.dim, italic=s.italic))
+            for text, s, _ in strip
+            if s is not None
+            for char in text
+        ]
+        for strip in strips
+    ]
+
+
+async def test_book_rows_are_the_cells_textual_draws_for_the_same_text() -> None:
+    """The list draws a book's row itself (BookRows); Textual's own drawing of the same pieces as Content,
+    through the list's padding and ellipsis, is the reference: same characters, colours and attributes."""
+    services, book = sample_services()
+    titles = ["A Title Far Too Long For The Library Pane Of Any Width", "東京物語と長い題名の本", "Ém\tile"]
+    for n, title in enumerate(titles):
+        book_id = f"{n + 7:016x}" * 4
+        shelved = Book(book_id, title, "", "ja", "text", f"/shelf/{n}.txt", 1, 1, "synthetic", "2024-01-01T00:00:00Z")
+        services.books.replace(shelved, 100, 1, [Page(1, "1")], [Chapter(0, "One", 1, 1)], make_chunks(book_id, ["Words."]))
+    async with ReaderApp(services, book_id=book.id).run_test(size=SIZE) as pilot:
+        app = pilot.app
+        await wait_until(pilot, lambda: app.library.filled)
+        book_list = app.query_one(BookList)
+        app.library.enrichment[book.id] = EnrichmentStatus(done=3, total=9, failed=1)
+        app.library.busy[f"{7:016x}" * 4] = "embedding 40% with a model of a long name"
+        app.library.refresh_list()
+        for pane_width in (28, 11):  # the pane's own, and one that cuts every line
+            app.library.styles.width = pane_width
+            await pilot.pause()
+            width = book_list.scrollable_content_region.width
+            assert width == pane_width - 2  # within the pane's border
+            book_list._option_render_cache.clear()
+            for index in range(book_list.option_count):
+                option = book_list.get_option_at_index(index)
+                rows = option.prompt
+                assert isinstance(rows, BookRows)
+                content = Content("\n").join(Content.assemble(*((t, s) if s else t for t, s in line)) for line in rows.lines)
+                reference = Option(content)
+                book_list._option_to_index[reference] = index
+                for component in ("option-list--option", "option-list--option-highlighted"):
+                    style = book_list.get_visual_style("option-list--option", component)
+                    ours = book_list._get_option_render(option, style)
+                    theirs = OptionList._get_option_render(book_list, reference, style)
+                    assert len(ours) == 4 + bool(index == 0) and all(strip.cell_length == width for strip in ours)
+                    assert cells(ours) == cells(theirs), (width, str(rows), component)
+                    assert [strip._segments[-1].style.meta for strip in ours] == [  # the mouse finds the book
+                        strip._segments[-1].style.meta for strip in theirs
+                    ]
+                del book_list._option_to_index[reference]

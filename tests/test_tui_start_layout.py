@@ -5,12 +5,12 @@ neither a resize nor the panes' layout redraws what did not change."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
 from typing import Any
 
 from textual.content import Content
 from textual.screen import Screen
-from textual.visual import Visual
+from textual.strip import Strip
+from textual.style import Style
 from textual.widgets.option_list import Option
 
 from reader.app.pages.chunking import make_chunks
@@ -40,13 +40,15 @@ def count_layouts(screen: Screen[Any]) -> list[int]:
 def count_row_draws(book_list: BookList) -> list[str]:
     """From now on, note the id of each book row the list draws (not found in its cache of drawn rows)."""
     drawn: list[str] = []
-    get_visual: Callable[[Option], Visual] = book_list._get_visual
+    get_option_render = book_list._get_option_render
 
-    def noted(option: Option) -> Visual:
-        drawn.append(option.id or "")
-        return get_visual(option)
+    def noted(option: Option, style: Style) -> list[Strip]:
+        padding = book_list.get_component_styles("option-list--option").padding
+        if book_list._option_render_cache.get((option, style, padding)) is None:
+            drawn.append(option.id or "")
+        return get_option_render(option, style)
 
-    book_list._get_visual = noted  # type: ignore[method-assign]
+    book_list._get_option_render = noted  # type: ignore[method-assign]
     return drawn
 
 
