@@ -11,7 +11,7 @@ from reader.adapters.sqlite.chunk_repository import SqliteChunkRepository
 from reader.adapters.sqlite.connection import open_connection
 from reader.adapters.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
 from reader.app.pages.chunking import make_chunks, split_page
-from reader.domain.models import Book, Chapter, Page, join_chunks
+from reader.domain.models import Book, Chapter, Page, PageVisuals, join_chunks
 
 
 def make_book(book_id: str = "ab" * 32, pages: int = 3) -> Book:
@@ -141,6 +141,24 @@ def test_split_keeps_closing_quotes() -> None:
     chunks = make_chunks("e" * 64, [paragraph])
     assert len(chunks) > 1
     assert join_chunks(chunks) == paragraph
+
+
+def test_pages_read_back_are_the_pages_stored_with_every_field(tmp_path: Path) -> None:
+    from dataclasses import fields
+
+    conn = open_connection(tmp_path / "lib.db")
+    book = make_book()
+    figure = PageVisuals(image_count=2, image_area=0.5, drawing_area=0.25, importance=4)
+    pages = [Page(1, "i"), Page(2, "ii", figure), Page(3, "1")]
+    repo = SqliteBookRepository(conn)
+    repo.replace(book, 10, 1, pages, [Chapter(0, "One", 1, 3)], make_chunks(book.id, ["One.", "Two.", "Three."]))
+    conn.execute("INSERT INTO page_texts (book_id, page, source, text) VALUES (?, 3, 'ocr', 'Three.')", (book.id,))
+    read = repo.pages(book.id)
+    assert read == [pages[0], pages[1], Page(3, "1", text_source="ocr")]
+    assert read[1].visual_importance == 4 and read[1].has_figures
+    assert all(set(vars(page)) == {f.name for f in fields(Page)} for page in read)  # a field added is read too
+    with pytest.raises(AttributeError):
+        read[0].label = "changed"  # type: ignore[misc]  # still frozen
 
 
 def test_a_book_read_back_is_the_book_stored_with_every_field(tmp_path: Path) -> None:
