@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 from typing import Any
 
+import pytest
 from textual.content import Content
 from textual.screen import Screen
 from textual.strip import Strip
@@ -16,6 +17,7 @@ from textual.widgets.option_list import Option
 from reader.app.pages.chunking import make_chunks
 from reader.domain.models import Book, Chapter, Page
 from reader.tui.app import ReaderApp
+from reader.tui.screens.main_screen import MainScreen
 from reader.tui.widgets.book_list import BookList
 from reader.tui.widgets.key_hints import KeyHints
 from tests.test_tui_library_rows import add_shelf
@@ -133,6 +135,33 @@ async def test_the_first_screens_widgets_are_styled_once() -> None:
         await pilot.pause()
         assert styled.count("main") == 1 and styled.count("key-hints") == 1  # no focus rule applies to them
         assert styled.count("library") == 1 and styled.count("book-list") == 1
+
+
+async def test_the_screen_is_not_laid_out_again_for_the_size_it_has(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Start-up sends the screen Resize events for the size it is already laid out at (the terminal's
+    first size, again, and the screen's own after its first layout); each laid out and drew the whole
+    screen anew. Now the first layout stands until the side panes fill."""
+    layouts: list[int] = []
+    refresh_layout = MainScreen._refresh_layout
+
+    def counted(self: MainScreen, *args: Any, **kwargs: Any) -> None:
+        layouts.append(1)
+        refresh_layout(self, *args, **kwargs)
+
+    monkeypatch.setattr(MainScreen, "_refresh_layout", counted)
+    services, book = sample_services()
+    app = ReaderApp(services, book_id=book.id)
+    seen: dict[str, int] = {}
+    app.after_first_page(lambda: seen.update(first=len(layouts)))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.library.filled and app.chat.filled)
+        await pilot.pause()
+        laid_out = len(layouts)
+        await pilot.resize_terminal(SIZE[0] + 10, SIZE[1])
+        await pilot.pause()
+        assert app.screen.size.width == SIZE[0] + 10 and len(layouts) > laid_out  # a new size: laid out
+    assert seen == {"first": 1}
+    assert laid_out <= 4  # the first frame, the fill and Textual's follow-ups of newly sized widgets
 
 
 async def test_a_long_library_list_is_laid_out_with_its_scrollbar_and_its_rows_drawn_once() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from textual.events import Key, ScreenResume
+from textual.events import Key, Resize, ScreenResume
 from textual.screen import Screen
 
 RECENT_KEYS = 32
@@ -37,6 +37,13 @@ class MainScreen(Screen[None]):
             event.refresh_styles = False
         if self.is_attached and self._size != self.app.size and not self.app._batch_count:
             self.call_next(self._drawn_whole)
+
+    async def _on_resize(self, event: Resize) -> None:
+        """Before Textual's handler, which lays the whole screen out again on every Resize: one for the size
+        it is laid out at already is let go (at start-up the screen had two such, each laying out and
+        drawing what had not changed; a widget that must be laid out anew asks for it itself)."""
+        if self.stack_updates and event.size == self._size:
+            event.prevent_default()
 
     def _drawn_whole(self) -> None:
         self._repaint_required = False

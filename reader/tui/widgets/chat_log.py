@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from time import monotonic
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 
 SCROLL_GROUP = Binding.Group("Scroll", compact=True)
-LAYOUT_FRAMES = 5
-"""Refreshes `ChatLog.scroll_to_start_of` waits at most for an answer's final height."""
+LAYOUT_WAIT = 1.0
+"""Seconds `ChatLog.scroll_to_start_of` waits at most for an answer's final height."""
 
 
 class ChatLog(VerticalScroll):
@@ -41,18 +43,27 @@ class ChatLog(VerticalScroll):
         if self._anchor_when_sized:
             self.anchor()
 
-    def scroll_to_start_of(self, widget: object, frames: int = LAYOUT_FRAMES) -> None:
+    def scroll_to_start_of(self, widget: object) -> None:
         """Show `widget` from its first line (a long answer that arrived whole is read from its start).
 
-        Its final height may come a few frames after its content (a loaded machine lays the answer's
-        blocks out later): until it is taller than the log, look again after the next `frames` refreshes.
-        """
-        from textual.widget import Widget
-
-        if not isinstance(widget, Widget) or not widget.is_attached:
+        Its final height may come some layouts after its content (its blocks are mounted and laid out as
+        the app gets to them, later on a loaded machine): until it is taller than the log, look again after
+        each layout of the screen, for LAYOUT_WAIT seconds at most (a count of frames ran out first)."""
+        if not isinstance(widget, Widget) or self._show_start_of(widget):
             return
-        if widget.outer_size.height > self.scrollable_content_region.height:
-            self.anchor(False)  # the next question anchors it again
-            self.scroll_to_widget(widget, top=True, animate=False, immediate=True)
-        elif frames > 0:
-            self.call_after_refresh(self.scroll_to_start_of, widget, frames - 1)
+        deadline = monotonic() + LAYOUT_WAIT
+        laid_out = self.screen.screen_layout_refresh_signal
+
+        def look_again(_: object) -> None:
+            if self._show_start_of(widget) or not widget.is_attached or monotonic() > deadline:
+                laid_out.unsubscribe(self)
+
+        laid_out.subscribe(self, look_again)
+
+    def _show_start_of(self, widget: Widget) -> bool:
+        """Scroll to `widget`'s top if it is taller than the log; whether it was."""
+        if not widget.is_attached or widget.outer_size.height <= self.scrollable_content_region.height:
+            return False
+        self.anchor(False)  # the next question anchors it again
+        self.scroll_to_widget(widget, top=True, animate=False, immediate=True)
+        return True

@@ -113,16 +113,18 @@ class PageText(SteadyScrollbars, ScrollView, can_focus=False, inherit_bindings=F
 
         `virtual_size` asks for a layout of the whole screen whenever it changes (every page has its
         own number of lines), which costs more than drawing the page. With a stable scrollbar gutter
-        only the scrollbar changes, unless it appears or disappears, so only that is updated.
+        only the scrollbar changes, unless it appears or disappears, so only that is updated; also when
+        the width changed, which a layout of the screen did already. Whether it shows is decided here,
+        so the layout that places it comes at once: found by that layout instead, it took one more.
         """
-        if size.width != self.virtual_size.width or self.styles.scrollbar_gutter != "stable":
+        if self.styles.scrollbar_gutter != "stable":
             self.virtual_size = size
             return
-        showed = self.show_vertical_scrollbar
+        showed = (self.show_vertical_scrollbar, self.show_horizontal_scrollbar)
         self.set_reactive(PageText.virtual_size, size)
         self._refresh_scrollbars()
-        if self.show_vertical_scrollbar != showed:
-            self.refresh(layout=True)
+        if (self.show_vertical_scrollbar, self.show_horizontal_scrollbar) != showed:
+            self.refresh(layout=True)  # the scrollbar is placed in the next layout (the first page's: the side panes')
         else:
             self._scroll_update(size)
 
