@@ -131,8 +131,8 @@ def test_interrupted_import_leaves_nothing(tmp_path: Path, monkeypatch: pytest.M
 
             def executemany(self, sql, rows):  # type: ignore[no-untyped-def]
                 calls["n"] += 1
-                if sql.startswith("INSERT INTO chunks"):
-                    raise KeyboardInterrupt  # Ctrl-C halfway through the write
+                if sql.startswith("INSERT INTO chapters"):
+                    raise KeyboardInterrupt  # Ctrl-C halfway through the write (chunks and pages written)
                 return conn.executemany(sql, rows)
 
         self.conn = Wrapper()

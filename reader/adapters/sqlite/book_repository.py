@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from reader.adapters.sqlite.concept_repository import next_concept_id, write_concepts
+from reader.adapters.sqlite.migrations import COUNT_PAGE_WORDS
 from reader.adapters.sqlite.transaction import transaction
 from reader.domain.models import Book, Chapter, Chunk, Page, PageVisuals
 
@@ -158,6 +159,7 @@ class SqliteBookRepository:
         """Delete inside the caller's transaction."""
         for (table,) in self.conn.execute("SELECT table_name FROM embedding_spaces").fetchall():
             self.conn.execute(f'DELETE FROM "{table}" WHERE book_id = ?', (book_id,))
+        self.conn.execute("DELETE FROM pages WHERE book_id = ?", (book_id,))  # first: see derived_tables
         self.conn.execute("DELETE FROM books WHERE id = ?", (book_id,))
 
     def _enrichments_to_keep(
@@ -246,6 +248,16 @@ class SqliteBookRepository:
                     "story_end, encoding, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (*columns, book.id),
                 )
+            # the chunks before their pages, whose words are then counted in one statement (a chunk's trigger
+            # finds no page to add its words to)
+            conn.executemany(
+                "INSERT INTO chunks (id, book_id, chunk_index, start_page, end_page, continues, text) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (c.id, c.book_id, c.index, c.start_page, c.end_page, int(c.continues_paragraph), c.text)
+                    for c in chunks
+                ],
+            )
             conn.executemany(
                 "INSERT INTO pages (book_id, number, label, image_count, image_area, drawing_area, "
                 "visual_importance) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -262,17 +274,10 @@ class SqliteBookRepository:
                     for p in pages
                 ],
             )
+            conn.execute(f"{COUNT_PAGE_WORDS} WHERE book_id = ?", (book.id,))
             conn.executemany(
                 "INSERT INTO chapters (book_id, idx, title, start_page, end_page, level) VALUES (?, ?, ?, ?, ?, ?)",
                 [(book.id, c.index, c.title, c.start_page, c.end_page, c.level) for c in chapters],
-            )
-            conn.executemany(
-                "INSERT INTO chunks (id, book_id, chunk_index, start_page, end_page, continues, text) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (c.id, c.book_id, c.index, c.start_page, c.end_page, int(c.continues_paragraph), c.text)
-                    for c in chunks
-                ],
             )
             conn.executemany(
                 "INSERT INTO page_enrichments (book_id, page, schema_version, content_hash, model, data, "
@@ -314,12 +319,13 @@ READER_TABLES = frozenset({"conversations"})
 
 def derived_tables(conn: Any) -> list[str]:
     """The tables whose rows an import makes from the book's file: those with a foreign key to books,
-    apart from READER_TABLES."""
+    apart from READER_TABLES; `pages` first, so the chunks' delete trigger finds no page left to take
+    their words from (0.04 s of removing a 1,000-page book)."""
     rows = conn.execute(
         "SELECT m.name FROM sqlite_master m, pragma_foreign_key_list(m.name) f "
         "WHERE m.type = 'table' AND f.\"table\" = 'books' ORDER BY m.name"
     ).fetchall()
-    return [row[0] for row in rows if row[0] not in READER_TABLES]
+    return sorted((row[0] for row in rows if row[0] not in READER_TABLES), key=lambda table: table != "pages")
 
 
 def _warnings(column: str | None) -> tuple[str, ...]:

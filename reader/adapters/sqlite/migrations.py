@@ -412,10 +412,17 @@ def _words(text: str) -> str:
     )
 
 
+COUNT_PAGE_WORDS = (
+    f"UPDATE pages SET word_count = coalesce((SELECT SUM({_words('c.text')}) FROM chunks c "
+    "WHERE c.book_id = pages.book_id AND c.start_page = pages.number), 0)"
+)
+"""Count the words of every page from its chunks, in one statement (add a WHERE for some pages): the
+schema step below for the books stored before it, and an import for the book it writes, whose chunks
+go in before its pages (a trigger's update per chunk took 13-37 us each, 0.1 s of a 1,000-page book)."""
+
 _V13_PAGE_WORDS = f"""
 ALTER TABLE pages ADD COLUMN word_count INTEGER NOT NULL DEFAULT 0;
-UPDATE pages SET word_count = coalesce(
-    (SELECT SUM({_words("c.text")}) FROM chunks c WHERE c.book_id = pages.book_id AND c.start_page = pages.number), 0);
+{COUNT_PAGE_WORDS};
 CREATE TRIGGER chunks_words_ai AFTER INSERT ON chunks BEGIN
     UPDATE pages SET word_count = word_count + {_words("new.text")}
     WHERE book_id = new.book_id AND number = new.start_page;
